@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dbench-ng: plain GNU Makefile.  make, make run, make check, make bench.
+# V=1 shows commands, WERROR=1 makes warnings errors, SAN=1 adds ASan+UBSan.
+
+PROG     := dbench-ng
+PREFIX   ?= /usr/local
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+
+override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
+		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
+override CPPFLAGS += -Isrc -D_GNU_SOURCE -DDBNG_VERSION='"$(VERSION)"' -MMD -MP
+ifdef WERROR
+override CFLAGS += -Werror
+endif
+ifdef SAN
+override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+PKGS     := zlib
+LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
+CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
+
+SRC      := $(wildcard src/*.c src/backends/*.c)
+OBJ      := $(SRC:%.c=build/%.o)
+LIB_OBJ  := $(filter-out build/src/main.o,$(OBJ))
+UT_SRC   := $(wildcard tests/unit/test_*.c)
+UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
+
+
+ifndef V
+Q_CC = @echo '  CC      $@';
+Q_LD = @echo '  LD      $@';
+endif
+
+.PHONY: all deps deps-check run check bench install clean format lint
+
+all: $(PROG)
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-check:
+	@scripts/install-deps.sh check
+
+$(PROG): $(OBJ)
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+build/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# the built-in workload is embedded with .incbin
+build/src/builtin.o: loadfiles/netbench.load
+
+build/tests/test_%: tests/unit/test_%.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) \
+		$(LIBS) $(CMOCKA)
+
+build/tools/gen_netbench: tools/gen_netbench.c
+	@mkdir -p $(@D)
+	$(Q_LD)$(CC) $(CFLAGS) -o $@ $<
+
+# Regenerate the built-in workload (it is committed; see loadfiles/README.md)
+workload: build/tools/gen_netbench
+	build/tools/gen_netbench > loadfiles/netbench.load
+
+# Build (installing missing Debian packages first), then run a short
+# benchmark of the built-in workload in a temporary directory.
+run: deps
+	@$(MAKE) --no-print-directory $(PROG)
+	@d=$$(mktemp -d /tmp/dbench-ng.XXXXXX) && \
+	trap 'rm -rf "$$d"' EXIT INT TERM && \
+	echo "make run: ./$(PROG) -t 10 -D $$d 2" && \
+	./$(PROG) -t 10 -D "$$d" 2
+
+# Build everything and run every test; the last line is
+# "check: N passed, N failed, N skipped".
+check: deps-check
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN)
+	@tests/run.sh $(UT_BIN) tests/cli/*.sh
+
+bench: deps-check $(PROG)
+	bench/vs-dbench.sh
+
+install: $(PROG)
+	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
+	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
+
+format:
+	clang-format -i $(SRC) src/*.h tests/unit/*.c
+
+lint:
+	cppcheck --quiet --enable=warning,performance --std=c11 -Isrc src
+
+clean:
+	rm -rf build $(PROG)
+
+.SECONDARY:
+-include $(shell find build -name '*.d' 2>/dev/null)

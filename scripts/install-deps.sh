@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Install the Debian packages dbench-ng needs to build and test.
+# Idempotent and quick: asks dpkg first and calls apt-get only for what is
+# missing.  Usage: scripts/install-deps.sh [build|check]
+set -e
+what=${1:-build}
+
+# build: compiler, pkg-config, libraries linked into dbench-ng
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+if [ "$what" = check ]; then
+	# check: unit-test framework, the dbench 4.0 peer, filesystems for
+	# loop-mounted tests, FUSE for the fault-injection filesystem
+	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
+	      libfuse3-dev fuse3 attr util-linux procps"
+fi
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing Debian packages:$missing" >&2
+	echo "install-deps: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null || apt-get update
+apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+	apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * client.c - the hot loop.  Per line: check the stop flag, pace, read the
+ * clock, call the backend, read the clock, record.  No allocation, no
+ * string work, no system call beyond the operation's own and two clock
+ * reads (pacing and Sleep aside).  Failures are turned into text only on
+ * the error path.
+ */
+#include "client.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+int client_init(struct client *cl, int id, const struct config *cfg,
+		const struct program *prog, const struct backend_ops *be,
+		struct shm *shm)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->id = id;
+	cl->cfg = cfg;
+	cl->prog = prog;
+	cl->be = be;
+	cl->hdr = &shm->hdr;
+	cl->slot = &shm->slot[id];
+	cl->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)id << 32 | 0x5bd1e995);
+	cl->handles = malloc(sizeof(int) * (prog->nhandles + 1));
+	if (!cl->handles) {
+		client_fail(cl, NULL, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < prog->nhandles; i++)
+		cl->handles[i] = -1;
+	return 0;
+}
+
+uint64_t client_random(struct client *cl)
+{
+	cl->rng ^= cl->rng << 13;
+	cl->rng ^= cl->rng >> 7;
+	cl->rng ^= cl->rng << 17;
+	return cl->rng;
+}
+
+/* ------------------------- messages (cold) ----------------------------- */
+
+const char *client_path(const struct client *cl, uint32_t pi, char *buf,
+			size_t len)
+{
+	int n = snprintf(buf, len, "%s/clients/", cl->cfg->dir);
+
+	if (n < 0 || (size_t)n >= len ||
+	    lf_subst_client(buf + n, len - (size_t)n, cl->prog->paths[pi].full,
+			    cl->id) < 0)
+		snprintf(buf, len, "(path too long)");
+	return buf;
+}
+
+/* "Unlink /d/clients/client0/x" or "Close handle 10003" */
+static void describe(const struct client *cl, const struct lf_op *op,
+		     char *buf, size_t len)
+{
+	char p1[1200], p2[1200];
+	const char *kw = op_info[op->type].keyword;
+
+	if (op->path[1] != LF_NONE)
+		snprintf(buf, len, "%s %s %s", kw,
+			 client_path(cl, op->path[0], p1, sizeof(p1)),
+			 client_path(cl, op->path[1], p2, sizeof(p2)));
+	else if (op->path[0] != LF_NONE)
+		snprintf(buf, len, "%s %s", kw,
+			 client_path(cl, op->path[0], p1, sizeof(p1)));
+	else if (op->handle != LF_NONE)
+		snprintf(buf, len, "%s handle %d", kw,
+			 cl->prog->fnums[op->handle]);
+	else
+		snprintf(buf, len, "%s", kw);
+}
+
+static void vformat(const struct client *cl, const struct lf_op *op,
+		    char *dst, size_t len, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (op)
+		n = snprintf(dst, len, "client %d at %s:%u: ", cl->id,
+			     cl->prog->name, op->line);
+	else
+		n = snprintf(dst, len, "client %d: ", cl->id);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	vsnprintf(dst + n, len - (size_t)n, fmt, ap);
+}
+
+void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	if (cl->slot->state != SLOT_FAILED) {
+		va_start(ap, fmt);
+		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
+		va_end(ap);
+		cl->slot->state = SLOT_FAILED;
+	}
+	__atomic_store_n(&cl->hdr->stop, STOP_FAILED, __ATOMIC_RELAXED);
+}
+
+void client_warn(struct client *cl, const struct lf_op *op, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	if (op)
+		cl->slot->st.errors[op->type]++;
+	if (cl->slot->nwarn++ == 0) {
+		va_start(ap, fmt);
+		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* Compare the result @rc of @op with its expected status; returns true if
+ * the client must stop. */
+static bool __attribute__((noinline))
+check_result(struct client *cl, const struct lf_op *op, int rc)
+{
+	const char *st = cl->prog->status[op->status];
+	enum op_policy pol = op_info[op->type].policy;
+	bool mismatch, fatal;
+	char what[2600];
+
+	if (rc == OP_REPORTED)
+		return cl->slot->state == SLOT_FAILED;
+	if (pol == OP_POL_IGNORE)
+		return false;
+	if (pol == OP_POL_FATAL_ERR || pol == OP_POL_WARN_ERR)
+		mismatch = rc < 0;
+	else if (op->expect == LF_EXPECT_ANY)
+		mismatch = false;
+	else
+		mismatch = (rc < 0) != (op->expect == LF_EXPECT_FAIL);
+	if (!mismatch)
+		return false;
+	fatal = pol == OP_POL_FATAL || pol == OP_POL_FATAL_ERR;
+	describe(cl, op, what, sizeof(what));
+	if (fatal && rc < 0)
+		client_fail(cl, op, "%s failed (%s) - expected %s", what,
+			    strerror(-rc), st);
+	else if (fatal)
+		client_fail(cl, op, "%s succeeded - expected %s", what, st);
+	else if (rc < 0)
+		client_warn(cl, op, "%s failed (%s) - expected %s", what,
+			    strerror(-rc), st);
+	else
+		client_warn(cl, op, "%s succeeded - expected %s", what, st);
+	return fatal;
+}
+
+static bool __attribute__((noinline))
+no_handle(struct client *cl, const struct lf_op *op)
+{
+	client_fail(cl, op, "%s: handle %d was not found (never opened, or "
+		    "its open failed)", op_info[op->type].keyword,
+		    cl->prog->fnums[op->handle]);
+	return true;
+}
+
+/* ------------------------------ pacing --------------------------------- */
+
+static inline void note_latency(struct client_slot *s, uint64_t ns)
+{
+	if (ns > s->tick_max_ns)
+		s->tick_max_ns = ns;
+}
+
+/* -R: hold the client's byte rate at cfg->target_rate MB/s. */
+static void pace_rate(struct client *cl)
+{
+	uint64_t now = clock_ns();
+	double rate = cl->cfg->target_rate * 1e6, delay;
+
+	if (cl->rate_ns && cl->pace_bytes) {
+		delay = (double)(cl->pace_bytes - cl->rate_bytes) / rate -
+			(double)(now - cl->rate_ns) / 1e9;
+		if (delay > 0) {
+			clock_sleep_until(now + (uint64_t)(delay * 1e9));
+			now = clock_ns();
+		} else {
+			note_latency(cl->slot, (uint64_t)(-delay * 1e9));
+		}
+	}
+	cl->rate_bytes = cl->pace_bytes;
+	cl->rate_ns = now;
+}
+
+/* Timestamped lines: wait until the line's time in the current pass. */
+static void pace_timestamp(struct client *cl, const struct lf_op *op)
+{
+	uint64_t due = cl->pass_start_ns + op->ts_ns, now = clock_ns();
+
+	if (now < due)
+		clock_sleep_until(due);
+	else
+		note_latency(cl->slot, now - due);
+}
+
+int client_op_sleep(struct client *cl, const struct lf_op *op)
+{
+	(void)cl;
+	if (op->arg[0] > 0)
+		clock_sleep_until(clock_ns() + (uint64_t)op->arg[0] *
+					       NSEC_PER_USEC);
+	return 0;
+}
+
+/* ------------------------------ the loop ------------------------------- */
+
+static void pass_end(struct client *cl, uint64_t now)
+{
+	struct client_slot *s = cl->slot;
+	uint64_t head = s->pass_head;
+
+	s->lines += cl->prog->tail_lines;
+	if (cl->cfg->show_exec_time) {
+		if (head - s->pass_tail < PASS_RING) {
+			struct pass_rec *r = &s->pass[head % PASS_RING];
+
+			r->ms = (uint32_t)((now - cl->pass_start_ns) /
+					   NSEC_PER_MSEC);
+			r->at_ms = (uint32_t)((now - cl->hdr->start_ns) /
+					      NSEC_PER_MSEC);
+			__atomic_store_n(&s->pass_head, head + 1,
+					 __ATOMIC_RELEASE);
+		} else {
+			s->pass_dropped++;
+		}
+	}
+	cl->pc = 0;
+	cl->pass_start_ns = now;
+	cl->prev_start_ns = 0;
+	cl->pace_bytes = 0;
+	cl->rate_ns = 0;
+	if (cl->cfg->run_once)
+		cl->done = true;
+}
+
+/* Run the next line of @cl.  Returns true when the client must stop. */
+static inline bool client_step(struct client *cl)
+{
+	const struct lf_op *op = &cl->prog->ops[cl->pc];
+	struct client_slot *s = cl->slot;
+	uint64_t t0, t1, bytes;
+	int rc;
+
+	if (unlikely(cl->cfg->target_rate > 0))
+		pace_rate(cl);
+	else if (unlikely(op->ts_ns))
+		pace_timestamp(cl, op);
+
+	if (unlikely(op->handle != LF_NONE && op->type != OP_NTCREATEX &&
+		     cl->handles[op->handle] < 0))
+		return no_handle(cl, op);
+
+	t0 = clock_ns();
+	s->last_start_ns = t0;
+	s->cur_op = cl->pc;
+	if (likely(cl->prev_start_ns) && !cl->cfg->target_rate && !op->ts_ns)
+		note_latency(s, t0 - cl->prev_start_ns);
+	cl->prev_start_ns = t0;
+
+	rc = cl->be->op[op->type](cl, op);
+	t1 = clock_ns();
+
+	if (unlikely(cl->gen != cl->hdr->gen)) {
+		/* the parent ended the warmup: start counting afresh */
+		cl->gen = cl->hdr->gen;
+		stats_reset(&s->st);
+		s->bytes = 0;
+		s->nwarn = 0;
+		s->gen = cl->gen;
+	}
+	if (likely(op_is_timed(op->type)))
+		hist_record(&s->st.op[op->type], t1 - t0);
+	bytes = op->io_bytes[cl->cfg->fake_io];
+	s->bytes += bytes;
+	cl->pace_bytes += bytes;
+	s->lines += op->line_delta;
+	if (unlikely(rc) && check_result(cl, op, rc))
+		return true;
+	if (unlikely(++cl->pc == cl->prog->nops))
+		pass_end(cl, t1);
+	return false;
+}
+
+int client_loop(struct client *cls, int n)
+{
+	uint64_t now = clock_ns();
+	int active = n;
+
+	for (int i = 0; i < n; i++) {
+		cls[i].pass_start_ns = now;
+		cls[i].gen = cls[i].hdr->gen;
+		cls[i].slot->gen = cls[i].gen;
+		cls[i].slot->state = SLOT_RUNNING;
+	}
+	if (n == 1) {
+		struct client *cl = &cls[0];
+
+		while (likely(!cl->hdr->stop) && !cl->done) {
+			if (client_step(cl))
+				return 1;
+		}
+		return 0;
+	}
+	while (active && !cls[0].hdr->stop) {
+		active = 0;
+		for (int i = 0; i < n; i++) {
+			if (cls[i].done)
+				continue;
+			if (client_step(&cls[i]))
+				return 1;
+			active++;
+		}
+	}
+	return 0;
+}

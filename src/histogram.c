@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * histogram.c - log-linear latency histogram: merge and percentiles.
+ * The layout and error bound are explained in histogram.h.
+ */
+#include "histogram.h"
+
+#include <math.h>
+#include <string.h>
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+uint64_t hist_bucket_lo(unsigned int i)
+{
+	unsigned int shift;
+
+	if (i < HIST_SUB)
+		return i;
+	shift = (i - HIST_SUB) / HIST_SUB;
+	return (uint64_t)(HIST_SUB + (i - HIST_SUB) % HIST_SUB) << shift;
+}
+
+uint64_t hist_bucket_width(unsigned int i)
+{
+	if (i < HIST_SUB)
+		return 1;
+	return 1ULL << ((i - HIST_SUB) / HIST_SUB);
+}
+
+void hist_add(struct hist *dst, const struct hist *src)
+{
+	if (!src->count)
+		return;
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	dst->overflow += src->overflow;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++)
+		dst->bins[i] += src->bins[i];
+}
+
+double hist_mean(const struct hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+uint64_t hist_value_at(const struct hist *h, double p)
+{
+	uint64_t rank, seen = 0, v;
+
+	if (!h->count)
+		return 0;
+	if (p >= 100.0)
+		return h->max;
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->bins[i];
+		if (seen >= rank) {
+			v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
+			if (v < h->min)
+				v = h->min;
+			if (v > h->max)
+				v = h->max;
+			return v;
+		}
+	}
+	return h->max;	/* the rank falls among the overflow values */
+}

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * runner.c - process model and phases (design.md §4, dbench-compat.md §3).
+ *
+ * The parent forks one process per NPROCS, each running
+ * --clients-per-process clients.  A child sets up its clients, marks them
+ * ready in shared memory and blocks reading a pipe; the parent closes the
+ * pipe's write end to release everyone at once (no SysV IPC).  Children
+ * die with the parent (PR_SET_PDEATHSIG) and never print.  The parent
+ * waits on a signalfd with a timeout to the next one-second tick, so a
+ * dead child or a signal is seen at once and ticks do not drift.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "client.h"
+#include "clock.h"
+#include "loadfile.h"
+#include "options.h"
+#include "report_text.h"
+#include "result.h"
+#include "shm.h"
+
+#define SETUP_TIMEOUT_S 30
+
+enum phase { PH_WARMUP, PH_EXECUTE };
+
+struct runner {
+	const struct config *cfg;
+	struct program **progs;
+	int nprogs;
+	const struct backend_ops *be;
+	struct shm *shm;
+	pid_t *pids;
+	int *status;		/* wait status per process */
+	bool *reaped;
+	int nalive;
+	int barrier[2];
+	int sigfd;
+	pid_t parent;
+	int interrupted;	/* first SIGINT/SIGTERM/SIGHUP */
+	bool failed;		/* a child failed or died */
+	char deaths[4][SLOT_MSG]; /* children that died without a message */
+	int ndeaths;
+
+	/* phases and dbench's figures */
+	enum phase phase;
+	bool cleanup;
+	uint64_t phase_start, end_ns;
+	uint64_t worst_ns;	/* max of the execute-phase latency samples */
+	double last_tput;	/* MB/s of the last execute line */
+	bool printed_exec;
+};
+
+/* ---------------------------- the children ----------------------------- */
+
+static struct shm_hdr *child_hdr;
+
+static void child_stop(int sig)
+{
+	(void)sig;
+	if (!child_hdr->stop)
+		child_hdr->stop = STOP_SIGNAL;
+}
+
+static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
+{
+	const struct config *cfg = r->cfg;
+	struct sigaction sa = { .sa_handler = child_stop };
+	struct client *cls;
+	sigset_t all;
+	char c;
+	int n = cfg->cpp, rc = 0;
+	ssize_t got;
+
+	child_hdr = &r->shm->hdr;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGINT, SIG_IGN);	/* Ctrl-C: the parent stops us */
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != r->parent)
+		_exit(3);
+	close(r->sigfd);
+	close(r->barrier[1]);
+
+	cls = calloc((size_t)n, sizeof(*cls));
+	if (!cls)
+		_exit(3);
+	for (int i = 0; i < n; i++) {
+		int id = proc * n + i;
+		struct client *cl = &cls[i];
+
+		if (client_init(cl, id, cfg, r->progs[id % r->nprogs], r->be,
+				r->shm) ||
+		    (r->be->setup && r->be->setup(cl)))
+			_exit(3);
+		cl->slot->state = SLOT_READY;
+	}
+	do {
+		got = read(r->barrier[0], &c, 1);
+	} while (got < 0 && errno == EINTR && !child_hdr->stop);
+	if (!child_hdr->go || child_hdr->stop == STOP_SIGNAL)
+		goto out;	/* the parent went away before the start */
+
+	rc = client_loop(cls, n);
+out:
+	for (int i = 0; i < n; i++) {
+		if (cls[i].slot->state != SLOT_FAILED)
+			cls[i].slot->state = SLOT_CLEANUP;
+		if (!cfg->skip_cleanup && r->be->cleanup)
+			r->be->cleanup(&cls[i]);
+		cls[i].slot->cleaned = 1;
+		if (cls[i].slot->state != SLOT_FAILED)
+			cls[i].slot->state = SLOT_DONE;
+	}
+	_exit(rc);
+}
+
+/* ----------------------------- the parent ------------------------------ */
+
+static struct client_slot *slot(struct runner *r, int id)
+{
+	return &r->shm->slot[id];
+}
+
+static void kill_all(struct runner *r, int sig)
+{
+	for (int p = 0; p < r->cfg->nprocs; p++) {
+		if (!r->reaped[p])
+			kill(r->pids[p], sig);
+	}
+}
+
+static void set_stop(struct runner *r, enum stop_reason why)
+{
+	uint32_t none = STOP_NONE;
+
+	__atomic_compare_exchange_n(&r->shm->hdr.stop, &none, why, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/* Reap every child that has exited; note failures. */
+static void reap(struct runner *r)
+{
+	int st;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		int p;
+
+		for (p = 0; p < r->cfg->nprocs && r->pids[p] != pid; p++)
+			;
+		if (p == r->cfg->nprocs)
+			continue;
+		r->reaped[p] = true;
+		r->status[p] = st;
+		r->nalive--;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			continue;
+		r->failed = true;
+		set_stop(r, STOP_FAILED);
+		if (WIFSIGNALED(st) && r->ndeaths < 4)
+			snprintf(r->deaths[r->ndeaths++], SLOT_MSG,
+				 "client process %d (clients %d..%d, pid %d) "
+				 "was killed by signal %d (%s)", p,
+				 p * r->cfg->cpp, (p + 1) * r->cfg->cpp - 1,
+				 (int)pid, WTERMSIG(st),
+				 strsignal(WTERMSIG(st)));
+	}
+}
+
+/* Handle pending signals; returns false if the signalfd failed. */
+static void drain_signals(struct runner *r)
+{
+	struct signalfd_siginfo si;
+
+	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			reap(r);
+			continue;
+		}
+		if (!r->interrupted) {
+			r->interrupted = (int)si.ssi_signo;
+			set_stop(r, STOP_SIGNAL);
+		} else {
+			/* a second signal: do not wait for stuck clients */
+			kill_all(r, SIGKILL);
+		}
+	}
+}
+
+static void wait_events(struct runner *r, uint64_t until)
+{
+	struct pollfd pfd = { .fd = r->sigfd, .events = POLLIN };
+	uint64_t now = clock_ns();
+	int ms = until > now ? (int)((until - now + NSEC_PER_MSEC - 1) /
+				     NSEC_PER_MSEC) : 0;
+
+	if (poll(&pfd, 1, ms) > 0)
+		drain_signals(r);
+}
+
+static int ready_procs(struct runner *r)
+{
+	int n = 0;
+
+	for (int p = 0; p < r->cfg->nprocs; p++) {
+		bool ok = true;
+
+		for (int i = 0; i < r->cfg->cpp; i++)
+			ok = ok && slot(r, p * r->cfg->cpp + i)->state ==
+					   SLOT_READY;
+		n += ok;
+	}
+	return n;
+}
+
+/* Wait until every process is at the barrier.  0, or an exit status. */
+static int wait_ready(struct runner *r)
+{
+	uint64_t t0 = clock_ns(), next_print = t0;
+	int last = -1, ready;
+
+	for (;;) {
+		uint64_t now = clock_ns();
+
+		ready = ready_procs(r);
+		if (ready != last || now >= next_print) {
+			printf("%d of %d processes prepared for launch %3.0f "
+			       "sec\n", ready, r->cfg->nprocs,
+			       (double)(now - t0) / 1e9);
+			fflush(stdout);
+			last = ready;
+			next_print = now + NSEC_PER_SEC;
+		}
+		if (ready == r->cfg->nprocs)
+			return 0;
+		if (r->failed || r->interrupted)
+			return -1;
+		if (now - t0 > SETUP_TIMEOUT_S * NSEC_PER_SEC) {
+			fprintf(stderr, "dbench-ng: only %d of %d processes "
+				"were ready after %d s\n", ready,
+				r->cfg->nprocs, SETUP_TIMEOUT_S);
+			r->failed = true;
+			return -1;
+		}
+		wait_events(r, now + 100 * NSEC_PER_MSEC);
+	}
+}
+
+/* Print the completed passes the clients queued (--show-execute-time). */
+static void drain_passes(struct runner *r)
+{
+	for (int i = 0; i < r->cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+		uint64_t head = __atomic_load_n(&s->pass_head, __ATOMIC_ACQUIRE);
+
+		while (s->pass_tail < head) {
+			struct pass_rec *p = &s->pass[s->pass_tail % PASS_RING];
+
+			printf("%4d completed in %u ms at time %u ms\n", i,
+			       p->ms, p->at_ms);
+			s->pass_tail++;
+		}
+	}
+}
+
+static int clients_not_done(struct runner *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->cfg->nclients; i++)
+		n += !slot(r, i)->cleaned;
+	return n;
+}
+
+static void print_cleanup(struct runner *r, double t)
+{
+	if (r->cfg->machine)
+		printf("@C@%d@%d@%.2f@%u@%.03f@\n", clients_not_done(r), 0,
+		       0.0, (unsigned int)t, 0.0);
+	else
+		printf("%4d  cleanup %3.0f sec\n", clients_not_done(r), t);
+}
+
+/* The one-second tick: dbench 4.0's progress logic (compat §3.3). */
+static void tick(struct runner *r, uint64_t now)
+{
+	const struct config *cfg = r->cfg;
+	struct shm_hdr *hdr = &r->shm->hdr;
+	double t = (double)(now - r->phase_start) / 1e9, mbs;
+	uint64_t lat = 0, bytes = 0, lines = 0;
+	int active = 0;
+
+	if (r->phase == PH_WARMUP && !hdr->stop && t > cfg->warmup) {
+		r->phase = PH_EXECUTE;
+		r->phase_start = now;
+		r->worst_ns = 0;
+		__atomic_add_fetch(&hdr->gen, 1, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < cfg->nclients; i++)
+			__atomic_exchange_n(&slot(r, i)->tick_max_ns, 0,
+					    __ATOMIC_RELAXED);
+		return;
+	}
+	if (r->phase == PH_EXECUTE && !hdr->stop && t > cfg->timelimit)
+		set_stop(r, STOP_TIME);
+	if (hdr->stop && !r->cleanup) {
+		r->cleanup = true;
+		r->end_ns = now;
+	}
+	if (t < 1)
+		return;
+	if (r->cleanup) {
+		print_cleanup(r, t);
+		return;
+	}
+	for (int i = 0; i < cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
+						 __ATOMIC_RELAXED);
+		uint64_t start = s->last_start_ns;
+
+		if (s->state == SLOT_RUNNING && start && now > start &&
+		    now - start > m)
+			m = now - start;
+		if (m > lat)
+			lat = m;
+		lines += s->lines;
+		if (s->gen == hdr->gen)
+			bytes += s->bytes;
+		active += s->bytes != 0;
+	}
+	mbs = 1e-6 * (double)bytes / t;
+	if (r->phase == PH_EXECUTE) {
+		if (lat > r->worst_ns)
+			r->worst_ns = lat;
+		r->last_tput = mbs;
+		r->printed_exec = true;
+		active = cfg->nclients;
+	}
+	if (cfg->machine)
+		printf("@%c@%d@%d@%.2f@%u@%.03f@\n",
+		       r->phase == PH_EXECUTE ? 'R' : 'W', active,
+		       (int)(lines / (uint64_t)cfg->nclients), mbs,
+		       (unsigned int)t, (double)lat / 1e6);
+	else
+		printf("%4d  %8d  %7.2f MB/sec  %s %3.0f sec  latency %.03f "
+		       "ms\n", active, (int)(lines / (uint64_t)cfg->nclients),
+		       mbs, r->phase == PH_EXECUTE ? "execute" : "warmup", t,
+		       (double)lat / 1e6);
+}
+
+/* --------------------------- results ----------------------------------- */
+
+static const struct stats empty_stats;
+
+static int report(struct runner *r)
+{
+	const struct config *cfg = r->cfg;
+	struct shm_hdr *hdr = &r->shm->hdr;
+	struct result res = { .cfg = cfg, .interrupted = r->interrupted };
+	uint64_t bytes = 0;
+	int rc = 0;
+
+	res.total = calloc(1, sizeof(*res.total));
+	res.clients = calloc((size_t)cfg->nclients, sizeof(*res.clients));
+	if (!res.total || !res.clients) {
+		fprintf(stderr, "dbench-ng: out of memory for the report\n");
+		rc = 3;
+		goto out;
+	}
+	for (int i = 0; i < cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+		bool current = s->gen == hdr->gen;
+
+		res.clients[i].lines = s->lines;
+		res.clients[i].bytes = current ? s->bytes : 0;
+		res.clients[i].st = current ? &s->st : &empty_stats;
+		if (!current)
+			continue;
+		stats_add(res.total, &s->st);
+		bytes += s->bytes;
+		res.nwarn += s->nwarn;
+		if (s->nwarn && res.nwarn_msgs < RESULT_MAX_MSGS)
+			res.warn_msgs[res.nwarn_msgs++] = s->warn_msg;
+	}
+	if (r->phase == PH_EXECUTE && r->end_ns > r->phase_start)
+		res.measured_s = (double)(r->end_ns - r->phase_start) / 1e9;
+	res.throughput = r->last_tput;
+	if (!r->printed_exec && res.measured_s > 0)
+		res.throughput = 1e-6 * (double)bytes / res.measured_s;
+	res.max_latency_ms = (double)r->worst_ns / 1e6;
+	printf("\n");
+	report_text(stdout, &res);
+	fflush(stdout);
+out:
+	free(res.total);
+	free(res.clients);
+	return rc;
+}
+
+static void print_failures(struct runner *r)
+{
+	int shown = 0;
+
+	for (int i = 0; i < r->cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+
+		if (s->err_msg[0] && shown++ < 8)
+			fprintf(stderr, "dbench-ng: %s\n", s->err_msg);
+	}
+	for (int i = 0; i < r->ndeaths; i++)
+		fprintf(stderr, "dbench-ng: %s\n", r->deaths[i]);
+	if (!shown && !r->ndeaths)
+		fprintf(stderr, "dbench-ng: a client process failed\n");
+}
+
+/* ------------------------------ the run -------------------------------- */
+
+static int start_children(struct runner *r)
+{
+	const struct config *cfg = r->cfg;
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) ||
+	    (r->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0 ||
+	    pipe2(r->barrier, O_CLOEXEC)) {
+		fprintf(stderr, "dbench-ng: cannot set up signals: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (int p = 0; p < cfg->nprocs; p++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fprintf(stderr, "dbench-ng: fork of process %d of %d "
+				"failed: %s\n", p + 1, cfg->nprocs,
+				strerror(errno));
+			r->failed = true;
+			return -1;
+		}
+		if (pid == 0)
+			child_main(r, p);
+		r->pids[p] = pid;
+		r->nalive++;
+	}
+	close(r->barrier[0]);
+	return 0;
+}
+
+static void run_phases(struct runner *r)
+{
+	const struct config *cfg = r->cfg;
+	struct shm_hdr *hdr = &r->shm->hdr;
+	uint64_t next;
+
+	printf("releasing clients\n");
+	fflush(stdout);
+	hdr->start_ns = clock_ns();
+	r->phase_start = hdr->start_ns;
+	r->phase = cfg->warmup > 0 ? PH_WARMUP : PH_EXECUTE;
+	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
+	close(r->barrier[1]);
+	r->barrier[1] = -1;
+
+	next = hdr->start_ns + NSEC_PER_SEC;
+	while (r->nalive > 0) {
+		uint64_t now;
+
+		wait_events(r, next);
+		now = clock_ns();
+		if (now >= next) {
+			tick(r, now);
+			if (cfg->show_exec_time)
+				drain_passes(r);
+			fflush(stdout);
+			while (next <= now)
+				next += NSEC_PER_SEC;
+		}
+	}
+	/* every child is gone: the final cleanup line, as dbench prints */
+	if (!r->cleanup) {
+		r->cleanup = true;
+		r->end_ns = clock_ns();
+	}
+	if (cfg->show_exec_time)
+		drain_passes(r);
+	print_cleanup(r, (double)(clock_ns() - r->phase_start) / 1e9);
+}
+
+int runner_run(const struct config *cfg, struct program **progs, int nprogs,
+	       const struct backend_ops *be)
+{
+	struct runner r = {
+		.cfg = cfg,
+		.progs = progs,
+		.nprogs = nprogs,
+		.be = be,
+		.barrier = { -1, -1 },
+		.sigfd = -1,
+		.parent = getpid(),
+	};
+	bool *dirty = NULL;
+	int rc = 3;
+
+	r.shm = shm_alloc(cfg->nclients);
+	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
+	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
+	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
+	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
+	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty) {
+		fprintf(stderr, "dbench-ng: cannot allocate memory for %d "
+			"clients: %s\n", cfg->nclients, strerror(errno));
+		goto out;
+	}
+	if (start_children(&r) == 0 && wait_ready(&r) == 0) {
+		run_phases(&r);
+	} else {
+		set_stop(&r, r.interrupted ? STOP_SIGNAL : STOP_FAILED);
+		if (r.barrier[1] >= 0)
+			close(r.barrier[1]);	/* releases them to exit */
+		while (r.nalive > 0)
+			wait_events(&r, clock_ns() + NSEC_PER_SEC);
+		if (!r.interrupted)
+			r.failed = true;
+	}
+
+	for (int i = 0; i < cfg->nclients; i++)
+		dirty[i] = !slot(&r, i)->cleaned;
+	if (be->fini)
+		be->fini(cfg, dirty);
+
+	if (r.failed) {
+		print_failures(&r);
+		rc = r.phase_start ? 1 : 3;
+	} else {
+		rc = report(&r);
+		if (!rc && r.interrupted)
+			rc = 128 + r.interrupted;
+	}
+out:
+	free(dirty);
+	free(r.pids);
+	free(r.status);
+	free(r.reaped);
+	shm_free(r.shm, cfg->nclients);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * runner.h - the parent's side of a run: fork the clients, release them
+ * together, tick once a second (progress, warmup end, time limit), notice
+ * signals and dead children, reap, merge, report.
+ */
+#ifndef DBNG_RUNNER_H
+#define DBNG_RUNNER_H
+
+struct backend_ops;
+struct config;
+struct program;
+
+/*
+ * runner_run - run the benchmark: client i uses progs[i % nprogs].  The
+ * backend's init() has been done.  Prints progress and the report to
+ * stdout and returns the exit status (0, 1, 3, 128+signal).
+ */
+int runner_run(const struct config *cfg, struct program **progs, int nprogs,
+	       const struct backend_ops *be);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * shm.h - the one shared mapping between the parent and the clients: a
+ * header of run-wide flags and one slot per client.  No pointers inside,
+ * so a forked child and the parent read it the same way.
+ *
+ * Writers: each slot is written only by its client (the parent only does
+ * an atomic exchange of tick_max_ns); the header only by the parent,
+ * except that a client sets stop when it fails or is told to stop.
+ */
+#ifndef DBNG_SHM_H
+#define DBNG_SHM_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+enum stop_reason {
+	STOP_NONE,
+	STOP_TIME,	/* time limit reached */
+	STOP_FAILED,	/* a client failed */
+	STOP_SIGNAL,	/* SIGINT/SIGTERM, or the parent went away */
+};
+
+enum slot_state {
+	SLOT_INIT,
+	SLOT_READY,	/* set up, waiting at the start barrier */
+	SLOT_RUNNING,
+	SLOT_CLEANUP,
+	SLOT_DONE,	/* cleaned up (or nothing to clean) */
+	SLOT_FAILED,
+};
+
+#define SLOT_MSG 512
+#define PASS_RING 256
+
+struct pass_rec {
+	uint32_t ms;	/* duration of the pass */
+	uint32_t at_ms;	/* end of the pass, from the release of clients */
+};
+
+struct shm_hdr {
+	volatile uint32_t stop;	/* enum stop_reason, checked between ops */
+	volatile uint32_t go;	/* set just before the barrier opens */
+	volatile uint32_t gen;	/* statistics generation (warmup end) */
+	uint32_t pad;
+	volatile uint64_t start_ns;
+} __attribute__((aligned(64)));
+
+struct client_slot {
+	/* written by the client on every op */
+	volatile uint64_t lines;	 /* loadfile lines done, all passes */
+	volatile uint64_t bytes;	 /* bytes read+written this gen */
+	volatile uint64_t last_start_ns; /* start of the current line */
+	volatile uint64_t tick_max_ns;	 /* dbench "latency" since last tick */
+	volatile uint32_t gen;		 /* generation of st and bytes */
+	volatile uint32_t state;	 /* enum slot_state */
+	volatile uint32_t cur_op;	 /* index of the op in flight */
+	volatile uint32_t cleaned;	 /* its files are gone (or kept) */
+
+	/* completed passes for --show-execute-time: a ring */
+	volatile uint64_t pass_head;	/* written by the client */
+	uint64_t pass_tail;		/* read position, parent only */
+	volatile uint64_t pass_dropped;
+	struct pass_rec pass[PASS_RING];
+
+	/* the first warning and the fatal error, as text */
+	volatile uint64_t nwarn;
+	char warn_msg[SLOT_MSG];
+	char err_msg[SLOT_MSG];
+
+	struct stats st;
+} __attribute__((aligned(64)));
+
+struct shm {
+	struct shm_hdr hdr;
+	struct client_slot slot[];
+};
+
+/* shm_alloc - one zeroed shared anonymous mapping for @nclients slots;
+ * NULL with errno set on failure. */
+struct shm *shm_alloc(int nclients);
+
+/* shm_free - unmap what shm_alloc returned. */
+void shm_free(struct shm *s, int nclients);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * stats.c - per-operation statistics of one client, and their merge.
+ */
+#include "stats.h"
+
+void stats_reset(struct stats *st)
+{
+	for (int i = 0; i < OP_NR; i++) {
+		st->errors[i] = 0;
+		if (st->op[i].count)	/* untouched pages stay untouched */
+			hist_init(&st->op[i]);
+	}
+}
+
+void stats_add(struct stats *dst, const struct stats *src)
+{
+	for (int i = 0; i < OP_NR; i++) {
+		dst->errors[i] += src->errors[i];
+		hist_add(&dst->op[i], &src->op[i]);
+	}
+}
+
+uint64_t stats_ops(const struct stats *st)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < OP_NR; i++)
+		n += st->op[i].count;
+	return n;
+}

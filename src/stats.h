@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * stats.h - what one client measured: a latency histogram and an error
+ * count per operation.  Plain data, no pointers: it lives in shared memory
+ * and merges by addition.
+ */
+#ifndef DBNG_STATS_H
+#define DBNG_STATS_H
+
+#include "histogram.h"
+#include "ops.h"
+
+struct stats {
+	uint64_t errors[OP_NR];	/* results that differed from the status */
+	struct hist op[OP_NR];
+};
+
+/* stats_reset - make @st empty; all-zero memory is already empty. */
+void stats_reset(struct stats *st);
+
+/* stats_add - @dst += @src. */
+void stats_add(struct stats *dst, const struct stats *src);
+
+/* stats_ops - number of timed operations recorded in @st. */
+uint64_t stats_ops(const struct stats *st);
+
+#endif
