@@ -293,7 +293,8 @@ static inline bool client_step(struct client *cl)
 	s->bytes += bytes;
 	cl->pace_bytes += bytes;
 	s->lines += op->line_delta;
-	if (unlikely(rc) && check_result(cl, op, rc))
+	if (unlikely(rc || op->expect == LF_EXPECT_FAIL) &&
+	    check_result(cl, op, rc))
 		return true;
 	if (unlikely(++cl->pc == cl->prog->nops))
 		pass_end(cl, t1);

@@ -41,7 +41,6 @@
 /* set once by the parent before fork, then read-only */
 static int base_fd = -1;	/* -D */
 static int clients_fd = -1;	/* DIR/clients */
-static bool created_clients;	/* we made DIR/clients */
 static bool no_openat2;		/* kernel without openat2, or forced */
 
 /* per process, shared by the clients of one process */
@@ -662,9 +661,7 @@ static int fio_init(const struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "-D %s: %s", cfg->dir, strerror(errno));
 		return 3;
 	}
-	if (!mkdirat(base_fd, "clients", 0777))
-		created_clients = true;
-	else if (errno != EEXIST) {
+	if (mkdirat(base_fd, "clients", 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s/clients: %s", cfg->dir,
 			 strerror(errno));
 		return 3;
@@ -772,7 +769,7 @@ static void fio_fini(const struct config *cfg, const bool *dirty)
 			fio_cleanup(&cl);
 		}
 	}
-	if (!cfg->skip_cleanup && created_clients)
+	if (!cfg->skip_cleanup)	/* fails harmlessly if anything is left */
 		unlinkat(base_fd, "clients", AT_REMOVEDIR);
 }
 

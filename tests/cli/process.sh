@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Process model (design.md §4): a client that dies ends the run within a
+# second, naming it; SIGINT/SIGTERM stop the run, print what was measured
+# (marked interrupted), clean up and exit 130/143; when the parent dies the
+# clients exit and clean up; no orphan is ever left.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/d
+mkdir -p "$D"
+LF=$DATA/loadfiles/smoke.load
+
+# start ARGS...: run dbench-ng in the background in its own process group;
+# sets PID and waits for the release of the clients
+start() {
+	setsid "$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	for _ in $(seq 100); do
+		grep -q "execute\|warmup" "$TMP/out" 2>/dev/null && break
+		sleep 0.1
+	done
+	KIDS=$(pgrep -P "$PID" | tr '\n' ' ')
+	[ -n "$KIDS" ] || fail "no client processes found"
+}
+
+# gone PIDS...: wait up to 3 s for every pid to disappear
+gone() {
+	for _ in $(seq 30); do
+		local alive=0 p
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && return 0
+		sleep 0.1
+	done
+	fail "processes still alive: $*"
+}
+
+# finish: wait for PID, return its exit status in RC and the time taken
+finish() {
+	local t0=$(date +%s%N)
+	wait "$PID"
+	RC=$?
+	ELAPSED_MS=$((($(date +%s%N) - t0) / 1000000))
+}
+
+note "a client killed with SIGKILL"
+start -t 60 -c "$LF" -D "$D" 3
+victim=${KIDS%% *}
+kill -KILL "$victim"
+finish
+[ $RC = 1 ] || fail "exit $RC after a client died, expected 1"
+[ $ELAPSED_MS -lt 2000 ] || fail "took $ELAPSED_MS ms to notice a dead client"
+grep -q "pid $victim) was killed by signal 9" "$TMP/err" ||
+	fail "message does not name the dead client: $(cat "$TMP/err")"
+gone $KIDS
+[ ! -e "$D/clients" ] || fail "client trees left: $(ls -R "$D")"
+echo "ok: $(cat "$TMP/err") (${ELAPSED_MS} ms)"
+
+for sig in INT TERM; do
+	note "SIG$sig to the parent"
+	start -t 60 -c "$LF" -D "$D" 2
+	sleep 1.5
+	kill -$sig "$PID"
+	finish
+	want=$((128 + $(kill -l $sig)))
+	[ $RC = $want ] || fail "exit $RC after SIG$sig, expected $want"
+	[ $ELAPSED_MS -lt 3000 ] || fail "SIG$sig took $ELAPSED_MS ms"
+	grep -q "^Interrupted by signal $(kill -l $sig) after" "$TMP/out" ||
+		fail "no interrupted marker: $(cat "$TMP/out")"
+	grep -q "^ Operation      Count    AvgLat    MaxLat" "$TMP/out" ||
+		fail "no table after SIG$sig"
+	tail -1 "$TMP/out" | grep -q "^Throughput .* 2 clients  2 procs" ||
+		fail "Throughput not last after SIG$sig"
+	gone $KIDS
+	[ ! -e "$D/clients" ] || fail "client trees left after SIG$sig"
+	echo "ok: SIG$sig -> exit $RC in ${ELAPSED_MS} ms"
+done
+
+note "Ctrl-C: SIGINT to the whole process group"
+start -t 60 -c "$LF" -D "$D" 2
+sleep 1
+kill -INT -- "-$PID"
+finish
+[ $RC = 130 ] || fail "exit $RC after a group SIGINT, expected 130"
+gone $KIDS
+[ ! -e "$D/clients" ] || fail "client trees left after a group SIGINT"
+echo "ok: group SIGINT -> exit 130"
+
+note "the parent killed with SIGKILL"
+start -t 60 -c "$LF" -D "$D" 3
+kill -KILL "$PID"
+wait "$PID" 2>/dev/null
+gone $KIDS
+[ -z "$(ls -A "$D/clients" 2>/dev/null)" ] ||
+	fail "orphaned clients left trees: $(ls "$D/clients")"
+echo "ok: clients of a killed parent exited and cleaned up"
+
+echo "all process checks passed"

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# No path can escape DIR/clients: '..', paths outside \clients and
+# absolute names are refused before any client starts; symlinks planted
+# in the client tree are never followed (openat2 RESOLVE_BENEATH, and the
+# O_NOFOLLOW component walk used on kernels without openat2).  A sibling
+# directory is snapshotted before and after and must not change.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/d
+VICTIM=$TMP/victim
+mkdir -p "$D" "$VICTIM/sub"
+echo "precious" >"$VICTIM/file"
+echo "precious too" >"$VICTIM/sub/file2"
+snapshot() {
+	(cd "$TMP" && find victim -printf '%p %y %s %m %T@\n' | sort &&
+		cat victim/file victim/sub/file2) | md5sum
+}
+before=$(snapshot)
+check_victim() {
+	[ "$(snapshot)" = "$before" ] || fail "$1: $VICTIM changed"
+}
+
+note "hostile paths are refused at parse time, nothing created"
+i=0
+for p in '\clients\client1\..\..\victim\file' \
+	'\clients\..\victim\file' '\victim\file' '\etc\passwd' \
+	'/etc/passwd' '\clients\client1\x\..\..\..\victim' 'relative\x' \
+	'\clients\client1\a\..' 'C:\clients\client1'; do
+	i=$((i + 1))
+	printf 'NTCreateX "\\clients\\client1" 0x1 0x2 1 NT_STATUS_OK\nUnlink "%s" 0x6 NT_STATUS_OK\n' \
+		"$p" >"$TMP/h$i.load"
+	"$DBNG" -t 2 -c "$TMP/h$i.load" -D "$D" 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] || fail "hostile path $p: exit $rc, expected 2"
+	grep -q "h$i.load:2: path" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+	[ -z "$(ls -A "$D")" ] || fail "hostile loadfile created $(ls -A "$D")"
+	echo "ok: $p -> $(cat "$TMP/err")"
+done
+check_victim "parse-time refusal"
+
+# a loadfile that works through a directory a symlink was planted on
+cat >"$TMP/through.load" <<'X'
+NTCreateX "\clients\client1\docs\file" 0x40 0x1 1 NT_STATUS_OBJECT_NAME_NOT_FOUND
+NTCreateX "\clients\client1\docs\new" 0x40 0x2 2 NT_STATUS_OBJECT_NAME_NOT_FOUND
+QUERY_PATH_INFORMATION "\clients\client1\docs\file" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+FIND_FIRST "\clients\client1\docs\*" 260 1366 0 NT_STATUS_NO_SUCH_FILE
+Mkdir "\clients\client1\docs\sub\newdir" NT_STATUS_OK
+Rmdir "\clients\client1\docs\sub" NT_STATUS_OBJECT_NAME_NOT_FOUND
+Unlink "\clients\client1\docs\file" 0x6 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Rename "\clients\client1\docs\file" "\clients\client1\gotcha" NT_STATUS_OBJECT_NAME_NOT_FOUND
+Deltree "\clients\client1\docs" NT_STATUS_OK
+Deltree "\clients\client1\link" NT_STATUS_OK
+NTCreateX "\clients\client1\link" 0x40 0x5 3 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Unlink "\clients\client1\link" 0x6 NT_STATUS_OK
+X
+
+for mode in openat2 fallback; do
+	note "planted symlinks ($mode)"
+	if [ $mode = fallback ]; then
+		export DBENCH_NG_NO_OPENAT2=1
+	fi
+	mkdir -p "$D/clients/client0"
+	ln -s "$VICTIM" "$D/clients/client0/docs"
+	ln -s "$VICTIM/file" "$D/clients/client0/link"
+	"$DBNG" -t 2 --warmup 0 --skip-cleanup -c "$TMP/through.load" -D "$D" 1 \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 0 ] || fail "$mode: exit $rc: $(cat "$TMP/err")"
+	check_victim "$mode run through planted symlinks"
+	# the link in the last component was removed itself, not its target
+	[ ! -L "$D/clients/client0/link" ] || fail "the planted link survived Unlink"
+	[ ! -e "$D/clients/client0/gotcha" ] || fail "Rename followed a symlink"
+	# clean-up removes links, never what they point at
+	ln -s "$VICTIM" "$D/clients/client0/docs2"
+	"$DBNG" -t 1 --warmup 0 -c "$TMP/through.load" -D "$D" 1 >/dev/null 2>&1
+	check_victim "$mode clean-up"
+	[ ! -e "$D/clients" ] || fail "$mode: clean-up left $(find "$D/clients")"
+	echo "ok: $mode"
+done
+unset DBENCH_NG_NO_OPENAT2
+
+note "DIR/clients itself a symlink: refused"
+ln -s "$VICTIM" "$D/clients"
+expect_rc 2 "$DBNG" -t 1 -c "$TMP/through.load" -D "$D" 1 >/dev/null 2>"$TMP/err"
+grep -q "refusing" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+rm "$D/clients"
+check_victim "symlinked DIR/clients"
+
+note "a sibling of DIR/clients is never touched"
+echo keep >"$D/sibling"
+mkdir "$D/otherdir"
+expect_rc 0 "$DBNG" -t 2 -c "$DATA/loadfiles/smoke.load" -D "$D" 2 >/dev/null
+[ "$(cat "$D/sibling")" = keep ] && [ -d "$D/otherdir" ] ||
+	fail "files beside DIR/clients changed"
+[ "$(ls -A "$D")" = "$(printf 'otherdir\nsibling')" ] ||
+	fail "DIR has $(ls -A "$D")"
+echo "all safety checks passed"

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Bad command lines and bad input: one clear line on stderr, exit 2, and
+# nothing created.  --help and --version exit 0.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/d
+mkdir -p "$D"
+
+# bad_usage PATTERN ARGS...: exit 2, one stderr line matching PATTERN,
+# nothing on stdout, DIR untouched
+bad_usage() {
+	local pat=$1 rc
+	shift
+	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] || fail "exit $rc, expected 2: dbench-ng $*"
+	[ "$(wc -l <"$TMP/err")" = 1 ] ||
+		fail "expected one stderr line for '$*', got: $(cat "$TMP/err")"
+	grep -q -- "$pat" "$TMP/err" ||
+		fail "stderr of '$*' lacks '$pat': $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "stdout not empty for '$*'"
+	[ -z "$(ls -A "$D")" ] || fail "'$*' created $(ls -A "$D")"
+	echo "ok: $* -> $(cat "$TMP/err")"
+}
+
+bad_usage "missing NPROCS"
+bad_usage "missing NPROCS" -D "$D" -t 5
+bad_usage "NPROCS: '0' is out of range" -D "$D" 0
+bad_usage "NPROCS: 'abc' is not a whole number" -D "$D" abc
+bad_usage "unknown option '-1'" -D "$D" -1
+bad_usage "unknown option '--frobnicate'" -D "$D" --frobnicate 2
+bad_usage "unknown option '-q'" -D "$D" -q 2
+bad_usage "option '--timelimit' needs a value" -D "$D" 2 --timelimit
+bad_usage "-t: 'abc' is not a whole number" -D "$D" -t abc 2
+bad_usage "-t: '0' is out of range" -D "$D" -t 0 2
+bad_usage "--warmup: '-1' is out of range" -D "$D" --warmup -1 2
+bad_usage "--clients-per-process: '0'" -D "$D" --clients-per-process 0 2
+bad_usage "-R: '-2'" -D "$D" -R -2 2
+bad_usage "unexpected argument 'x'" -D "$D" 2 localhost x
+bad_usage "unknown backend 'smb'" -D "$D" -B smb 2
+bad_usage "-D $TMP/nonexistent: No such file or directory" \
+	-D "$TMP/nonexistent" 2
+touch "$TMP/file"
+bad_usage "-D $TMP/file: not a directory" -D "$TMP/file" 2
+bad_usage "$TMP/none.load: cannot open loadfile: No such file" \
+	-D "$D" -c "$TMP/none.load" 2
+
+# a malformed loadfile: file:line, before any client starts
+printf 'Close 1 NT_STATUS_OK\n# fine\nFrobnicate "\\clients\\x" NT_STATUS_OK\n' \
+	>"$TMP/bad.load"
+bad_usage "bad.load:3: unknown operation 'Frobnicate'" -D "$D" \
+	-c "$TMP/bad.load" 2
+printf 'Close 1 NT_STATUS_OK\nUnlink "\\clients\\client1\\x" NT_STATUS_OK\n' \
+	>"$TMP/bad2.load"
+bad_usage "bad2.load:2: Unlink takes 2 arguments and a status, found 1" \
+	-D "$D" -c "$TMP/bad2.load" 2
+# the second file of a -c list is checked too
+bad_usage "bad.load:3:" -D "$D" -c "$DATA/loadfiles/smoke.load,$TMP/bad.load" 2
+
+# a second operand (tbench's server) is accepted and ignored, as in 4.0
+expect_rc 0 "$DBNG" -B null -t 1 -D "$D" 1 localhost >/dev/null
+
+expect_rc 0 "$DBNG" --help >"$TMP/help"
+grep -q "Usage: dbench-ng \[OPTIONS\] NPROCS" "$TMP/help" || fail "help text"
+for o in -t --warmup -c -D -B -R -s -S -F -x --no-resolve --stat-check \
+	--one-byte-write-fix --fake-io --clients-per-process --run-once \
+	--skip-cleanup --per-client-results --show-execute-time \
+	--machine-readable; do
+	grep -q -- "$o" "$TMP/help" || fail "--help does not mention $o"
+	grep -q -- "${o//-/\\-}" "$ROOT/docs/dbench-ng.1" ||
+		fail "man page does not mention $o"
+done
+expect_rc 0 "$DBNG" --version >"$TMP/ver"
+grep -q "^dbench-ng " "$TMP/ver" || fail "--version prints '$(cat "$TMP/ver")'"
+echo "all usage checks passed"
