@@ -58,7 +58,7 @@ uint64_t hist_value_at(const struct hist *h, double p)
 		return 0;
 	if (p >= 100.0)
 		return h->max;
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	rank = (uint64_t)ceil(p * (double)h->count / 100.0);
 	if (rank < 1)
 		rank = 1;
 	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {

@@ -447,6 +447,8 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 		p->has_timestamps = 1;
 		first = 1;
 	}
+	if (n == first)
+		return perr(ps, "timestamp '%s' without an operation", tok[0]);
 	if (n - first < 2)
 		return perr(ps, "'%s' has no status field", tok[first]);
 	type = op_lookup(tok[first]);

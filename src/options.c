@@ -126,14 +126,13 @@ static int parse_long(const char *opt, const char *s, long min, long max,
 
 static const char *opt_name(int c, char *buf, size_t len)
 {
-	for (const struct option *o = long_opts; o->name; o++) {
-		if (o->val == c) {
-			snprintf(buf, len, "--%s", o->name);
-			return buf;
-		}
-	}
 	snprintf(buf, len, "-%c", c);
 	return buf;
+}
+
+static bool is_long(const char *arg)
+{
+	return !strncmp(arg, "--", 2);
 }
 
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
@@ -151,7 +150,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	cfg->backend = "fileio";
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* glibc: a full reset, also inside "-abc" clusters */
 	while ((c = getopt_long(argc, argv, ":t:c:D:T:R:sSFxB:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
@@ -213,11 +212,16 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			return OPT_EXIT_OK;
 		case ':':
 			fprintf(stderr, "dbench-ng: option '%s' needs a value\n",
-				optopt ? opt_name(optopt, name, sizeof(name))
-				       : argv[optind - 1]);
+				is_long(argv[optind - 1]) ? argv[optind - 1]
+				: opt_name(optopt, name, sizeof(name)));
 			return OPT_ERROR;
 		default:
-			if (optopt)
+			if (optopt && is_long(argv[optind - 1]))
+				fprintf(stderr, "dbench-ng: option '%.*s' takes "
+					"no value\n",
+					(int)strcspn(argv[optind - 1], "="),
+					argv[optind - 1]);
+			else if (optopt)
 				fprintf(stderr, "dbench-ng: unknown option "
 					"'-%c' (see dbench-ng --help)\n",
 					optopt);

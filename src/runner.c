@@ -492,7 +492,11 @@ static void run_phases(struct runner *r)
 		wait_events(r, next);
 		now = clock_ns();
 		if (now >= next) {
+			enum phase before = r->phase;
+
 			tick(r, now);
+			if (r->phase != before)	/* ticks follow the phase start */
+				next = r->phase_start;
 			if (cfg->show_exec_time)
 				drain_passes(r);
 			fflush(stdout);

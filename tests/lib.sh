@@ -60,6 +60,13 @@ mount_fs() {
 	at_exit "losetup -d $dev"
 	mount "$dev" "$MNT" || fail "mount $type failed"
 	at_exit "umount -l $MNT"
+	MNT_DEV=$dev
+}
+
+# unmount_fs: undo the last mount_fs now (the exit hooks stay harmless)
+unmount_fs() {
+	umount "$MNT" || umount -l "$MNT"
+	losetup -d "$MNT_DEV"
 }
 
 # op_count FILE OP: the Count column of OP in the classic table of FILE

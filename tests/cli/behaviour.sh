@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Run behaviours: phases and progress lines, --run-once,
+# --show-execute-time (mmtests' invocation), --machine-readable, -c lists,
+# gzip loadfiles, --clients-per-process, --skip-cleanup, -R and timestamp
+# pacing, --fake-io, the null backend and the built-in workload.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/d
+mkdir -p "$D"
+LF=$DATA/loadfiles/smoke.load
+
+note "phases: -t 3 --warmup 2 -> warmup line, execute 1..2, cleanup 3"
+expect_rc 0 "$DBNG" -t 3 --warmup 2 -c "$LF" -D "$D" 1 >"$TMP/out"
+grep -Eq '^ +1 +[0-9]+ +[0-9.]+ MB/sec  warmup   1 sec  latency' "$TMP/out" ||
+	fail "no warmup line: $(cat "$TMP/out")"
+[ "$(grep -c ' execute ' "$TMP/out")" = 2 ] || fail "expected 2 execute lines"
+grep -q '^   1  cleanup   3 sec$' "$TMP/out" || fail "no 'cleanup 3 sec' line"
+grep -q '^   0  cleanup   3 sec$' "$TMP/out" || fail "no final cleanup line"
+tail -1 "$TMP/out" | grep -q '^Throughput .* 1 clients  1 procs  max_latency=' ||
+	fail "last line: $(tail -1 "$TMP/out")"
+# the warmup is not counted: Deltree (2 per pass) count is even-ish, and
+# ops in the table are fewer than lines done
+grep -q '^ Latency ms        Count      Mean       p50       p90       p99     p99.9       Max$' \
+	"$TMP/out" || fail "no percentile table"
+! grep -q "Operation\|execute" <(sed -n '/^ Latency ms/,/^$/p' "$TMP/out") ||
+	fail "the percentile table contains a word parsers look for"
+
+note "--run-once with mmtests' invocation and --show-execute-time"
+start=$(date +%s)
+expect_rc 0 "$DBNG" --run-once --skip-cleanup --warmup 0 --show-execute-time \
+	--loadfile "$LF" -D "$D" -t 60 3 >"$TMP/out"
+[ $(($(date +%s) - start)) -lt 5 ] || fail "--run-once did not stop after one pass"
+[ "$(grep -c ' completed in [0-9]* ms at time [0-9]* ms$' "$TMP/out")" = 3 ] ||
+	fail "expected 3 'completed in' lines: $(cat "$TMP/out")"
+grep -Eq '^   [012] completed in' "$TMP/out" || fail "completed line format"
+[ "$(op_count "$TMP/out" Rename)" = 3 ] || fail "Rename count after one pass each of 3 clients"
+[ -d "$D/clients/client0" ] && [ -d "$D/clients/client2" ] ||
+	fail "--skip-cleanup removed the client trees"
+rm -rf "$D/clients"
+
+note "--machine-readable"
+expect_rc 0 "$DBNG" -t 2 --warmup 0 --machine-readable -c "$LF" -D "$D" 2 >"$TMP/out"
+grep -Eq '^@R@2@[0-9]+@[0-9]+\.[0-9][0-9]@1@[0-9]+\.[0-9][0-9][0-9]@$' "$TMP/out" ||
+	fail "no @R@ line: $(cat "$TMP/out")"
+grep -Eq '^:WriteX:[0-9]+:[0-9]+\.[0-9][0-9][0-9]:[0-9]+\.[0-9][0-9][0-9]:$' "$TMP/out" ||
+	fail "no :WriteX: row"
+tail -1 "$TMP/out" | grep -Eq '^;[0-9.e+]+;2;2;[0-9]+\.[0-9][0-9][0-9];$' ||
+	fail "last machine line: $(tail -1 "$TMP/out")"
+tail -1 "$TMP/out" | grep -q '^;0;' && fail "machine-readable throughput is 0 (dbench's bug)"
+! grep -q "Latency ms" "$TMP/out" || fail "percentiles in machine-readable mode"
+
+note "-c list: client i runs file i mod n; gzip works"
+printf 'QUERY_FS_INFORMATION 259 NT_STATUS_OK\n' >"$TMP/fs.load"
+printf 'NTCreateX "\\clients\\client1" 0x1 0x2 1 NT_STATUS_OK\nClose 1 NT_STATUS_OK\n' >"$TMP/dir.load"
+gzip -c "$TMP/dir.load" >"$TMP/dir.load.gz"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 --per-client-results \
+	-c "$TMP/fs.load,$TMP/dir.load.gz" -D "$D" 4 >"$TMP/out"
+awk '/^Client [0-9]+ did/ {c=$2} c != "" && $1 == "Qfsinfo" {q[c]=$2}
+     c != "" && $1 == "NTCreateX" {n[c]=$2}
+     END {exit !(q[0] > 0 && q[2] > 0 && n[1] > 0 && n[3] > 0 &&
+                 n[0] == 0 && n[2] == 0 && q[1] == 0 && q[3] == 0)}' "$TMP/out" ||
+	fail "-c list not distributed by client id: $(sed -n '/Per client/,$p' "$TMP/out")"
+
+note "--clients-per-process: 2 procs x 3 clients"
+expect_rc 0 "$DBNG" -t 2 --warmup 0 --clients-per-process 3 -c "$LF" -D "$D" 2 >"$TMP/out"
+tail -1 "$TMP/out" | grep -q '  6 clients  2 procs  ' || fail "$(tail -1 "$TMP/out")"
+grep -q '^2 of 2 processes prepared' "$TMP/out" || fail "launch lines count processes"
+
+note "-R 2: about 2 MB/s per client"
+expect_rc 0 "$DBNG" -t 3 --warmup 0 -R 2 -c "$LF" -D "$D" 1 >"$TMP/out"
+mb=$(tail -1 "$TMP/out" | awk '{print $2}')
+awk -v m="$mb" 'BEGIN {exit !(m > 1.6 && m < 2.4)}' || fail "-R 2 gave $mb MB/sec"
+
+note "timestamps: a pass of 0.0 .. 0.5 s takes 0.5 s"
+cat >"$TMP/ts.load" <<'X'
+0.000 QUERY_FS_INFORMATION 259 NT_STATUS_OK
+0.250 QUERY_FS_INFORMATION 259 NT_STATUS_OK
+0.500 QUERY_FS_INFORMATION 259 NT_STATUS_OK
+X
+expect_rc 0 "$DBNG" -t 3 --warmup 0 -c "$TMP/ts.load" -D "$D" 1 >"$TMP/out"
+n=$(op_count "$TMP/out" Qfsinfo)
+[ "$n" -ge 14 ] && [ "$n" -le 20 ] || fail "timestamp pacing: $n ops in ~3 s, expected ~18"
+
+note "--fake-io counts ret_size, does no data I/O"
+expect_rc 0 "$DBNG" -t 2 --warmup 0 --fake-io -c "$LF" -D "$D" 1 >"$TMP/out"
+[ "$(op_count "$TMP/out" WriteX)" -gt 0 ] || fail "--fake-io table"
+
+note "null backend and the built-in workload"
+expect_rc 0 "$DBNG" -B null -t 2 --warmup 1 -D "$D" 2 >"$TMP/out"
+grep -q "with load 'builtin:netbench'" "$TMP/out" || fail "built-in workload not used"
+for op in NTCreateX ReadX WriteX Find Qpathinfo Flush; do
+	[ "$(op_count "$TMP/out" $op)" -gt 0 ] || fail "null run has no $op"
+done
+[ -z "$(ls -A "$D")" ] || fail "null backend touched DIR: $(ls -A "$D")"
+
+note "the built-in workload on the real filesystem, no unexpected results"
+expect_rc 0 "$DBNG" -t 3 --warmup 1 -D "$D" 2 >"$TMP/out"
+! grep -q "Unexpected results" "$TMP/out" || fail "$(sed -n '/Unexpected/,/^$/p' "$TMP/out")"
+[ -z "$(ls -A "$D")" ] || fail "DIR not clean after the run: $(ls -A "$D")"
+echo "all behaviour checks passed"
