@@ -43,7 +43,11 @@ kinds() {
 	END { print "" }' "$1"
 }
 
-ops_of() { awk '/^ Operation/ {t=1; next} /^$/ {t=0} t && NF == 4 && $1 !~ /^-/ {print $1}' "$1" | sort -u; }
+# rows FILE: the op labels of the first classic table, in order
+rows() {
+	awk '/^ Operation/ {t = 1; next} t && /^$/ {exit}
+	     t && NF == 4 && $1 !~ /^-/ {print $1}' "$1" | tr '\n' ' '
+}
 
 compare_runs() {
 	local tag=$1
@@ -61,8 +65,8 @@ compare_runs() {
 	[ "$(grep '^Running' "$TMP/a-$tag")" = "$(grep '^Running' "$TMP/b-$tag")" ] ||
 		fail "Running lines differ"
 	# the rows: same order, and every op dbench shows with a big count
-	ra=$(awk '/^ Operation/ {t=1; next} t && NF == 4 && $1 !~ /^-/ {print $1}' "$TMP/a-$tag" | head -17 | tr '\n' ' ')
-	rb=$(awk '/^ Operation/ {t=1; next} t && NF == 4 && $1 !~ /^-/ {print $1}' "$TMP/b-$tag" | head -17 | tr '\n' ' ')
+	ra=$(rows "$TMP/a-$tag")
+	rb=$(rows "$TMP/b-$tag")
 	[ "$(echo $ra | tr ' ' '\n' | grep -vxE 'Deltree|Mkdir' | tr '\n' ' ')" = \
 	  "$(echo $rb | tr ' ' '\n' | grep -vxE 'Deltree|Mkdir' | tr '\n' ' ')" ] ||
 		fail "table rows differ: '$ra' vs '$rb'"

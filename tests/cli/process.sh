@@ -9,11 +9,14 @@ D=$TMP/d
 mkdir -p "$D"
 LF=$DATA/loadfiles/smoke.load
 
-# start ARGS...: run dbench-ng in the background in its own process group;
+# start ARGS...: run dbench-ng in the background in its own process group
+# (its pgid is its pid);
 # sets PID and waits for the release of the clients
 start() {
-	setsid "$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
+	set -m		# job control: the run gets its own process group
+	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
+	set +m
 	for _ in $(seq 100); do
 		grep -q "execute\|warmup" "$TMP/out" 2>/dev/null && break
 		sleep 0.1
