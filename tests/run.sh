@@ -14,15 +14,15 @@ pass=0 fail=0 skip=0 failed=""
 for t in "$@"; do
 	name=$(basename "$t")
 	log="$logdir/$name.log"
-	start=$(date +%s.%N)
+	start=$(date +%s%N)
 	if [[ $t == *.sh ]]; then
 		timeout -k 10 "$timeout_s" bash "$t" >"$log" 2>&1
 	else
 		timeout -k 10 "$timeout_s" "$t" >"$log" 2>&1
 	fi
 	rc=$?
-	secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
-	secs=$(printf '%.1f' "$secs" 2>/dev/null || echo "$secs")
+	ms=$((($(date +%s%N) - start) / 1000000))
+	secs=$((ms / 1000)).$((ms % 1000 / 100))
 	case $rc in
 	0)
 		pass=$((pass + 1))
