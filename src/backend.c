@@ -36,8 +36,10 @@ int backend_check(const struct backend_ops *b, const struct program *p,
 		const struct lf_op *op = &p->ops[i];
 
 		if (!b->op[op->type]) {
-			snprintf(err, errlen, "%s:%u: backend '%s' cannot run "
-				 "'%s'", p->name, op->line, b->name,
+			snprintf(err, errlen,
+				 "%s:%u: backend '%s' cannot run "
+				 "'%s'",
+				 p->name, op->line, b->name,
 				 op_info[op->type].keyword);
 			return -1;
 		}

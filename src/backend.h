@@ -22,9 +22,10 @@ struct config;
 struct lf_op;
 struct program;
 
-#define OP_REPORTED 1	/* handler already reported a warning or failure */
+#define OP_REPORTED 1 /* handler already reported a warning or failure */
 
-#define BACKEND_F_FAKE (1u << 0) /* does no I/O: results come from the status */
+#define BACKEND_F_FAKE (1u << 0) /* does no I/O: results come from the status \
+				  */
 
 typedef int (*backend_op_fn)(struct client *cl, const struct lf_op *op);
 

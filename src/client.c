@@ -16,7 +16,7 @@
 
 #include "clock.h"
 
-#define likely(x) __builtin_expect(!!(x), 1)
+#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 int client_init(struct client *cl, int id, const struct config *cfg,
@@ -64,8 +64,8 @@ const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 }
 
 /* "Unlink /d/clients/client0/x" or "Close handle 10003" */
-static void describe(const struct client *cl, const struct lf_op *op,
-		     char *buf, size_t len)
+static void describe(const struct client *cl, const struct lf_op *op, char *buf,
+		     size_t len)
 {
 	char p1[1200], p2[1200];
 	const char *kw = op_info[op->type].keyword;
@@ -84,8 +84,8 @@ static void describe(const struct client *cl, const struct lf_op *op,
 		snprintf(buf, len, "%s", kw);
 }
 
-static void vformat(const struct client *cl, const struct lf_op *op,
-		    char *dst, size_t len, const char *fmt, va_list ap)
+static void vformat(const struct client *cl, const struct lf_op *op, char *dst,
+		    size_t len, const char *fmt, va_list ap)
 {
 	int n;
 
@@ -167,9 +167,10 @@ check_result(struct client *cl, const struct lf_op *op, int rc)
 static bool __attribute__((noinline))
 no_handle(struct client *cl, const struct lf_op *op)
 {
-	client_fail(cl, op, "%s: handle %d was not found (never opened, or "
-		    "its open failed)", op_info[op->type].keyword,
-		    cl->prog->fnums[op->handle]);
+	client_fail(cl, op,
+		    "%s: handle %d was not found (never opened, or "
+		    "its open failed)",
+		    op_info[op->type].keyword, cl->prog->fnums[op->handle]);
 	return true;
 }
 
@@ -216,8 +217,8 @@ int client_op_sleep(struct client *cl, const struct lf_op *op)
 {
 	(void)cl;
 	if (op->arg[0] > 0)
-		clock_sleep_until(clock_ns() + (uint64_t)op->arg[0] *
-					       NSEC_PER_USEC);
+		clock_sleep_until(clock_ns() +
+				  (uint64_t)op->arg[0] * NSEC_PER_USEC);
 	return 0;
 }
 

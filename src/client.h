@@ -15,22 +15,22 @@
 #include "shm.h"
 
 struct client {
-	int id;				/* 0-based, as dbench's client ids */
+	int id; /* 0-based, as dbench's client ids */
 	const struct config *cfg;
 	const struct program *prog;
 	const struct backend_ops *be;
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
-	int *handles;			/* per handle slot: fd, or -1 */
-	void *priv;			/* the backend's per-client state */
-	uint32_t pc;			/* next op */
-	uint32_t gen;			/* statistics generation in use */
-	bool done;			/* --run-once: pass finished */
+	int *handles; /* per handle slot: fd, or -1 */
+	void *priv;   /* the backend's per-client state */
+	uint32_t pc;  /* next op */
+	uint32_t gen; /* statistics generation in use */
+	bool done;    /* --run-once: pass finished */
 	uint64_t pass_start_ns;
-	uint64_t prev_start_ns;		/* start of the previous line */
-	uint64_t pace_bytes;		/* bytes since the pass start */
-	uint64_t rate_bytes, rate_ns;	/* -R pacing state */
-	uint64_t rng;			/* xorshift state */
+	uint64_t prev_start_ns;	      /* start of the previous line */
+	uint64_t pace_bytes;	      /* bytes since the pass start */
+	uint64_t rate_bytes, rate_ns; /* -R pacing state */
+	uint64_t rng;		      /* xorshift state */
 };
 
 /*

@@ -72,5 +72,5 @@ uint64_t hist_value_at(const struct hist *h, double p)
 			return v;
 		}
 	}
-	return h->max;	/* the rank falls among the overflow values */
+	return h->max; /* the rank falls among the overflow values */
 }

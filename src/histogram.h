@@ -22,17 +22,17 @@
 #include <stdint.h>
 
 #define HIST_SUB_BITS 6
-#define HIST_SUB (1u << HIST_SUB_BITS)
-#define HIST_MAX_BITS 42	/* values < 2^42 ns are binned */
-#define HIST_BUCKETS (HIST_SUB + (HIST_MAX_BITS - HIST_SUB_BITS) * HIST_SUB)
-#define HIST_LIMIT (1ULL << HIST_MAX_BITS)
+#define HIST_SUB      (1u << HIST_SUB_BITS)
+#define HIST_MAX_BITS 42 /* values < 2^42 ns are binned */
+#define HIST_BUCKETS  (HIST_SUB + (HIST_MAX_BITS - HIST_SUB_BITS) * HIST_SUB)
+#define HIST_LIMIT    (1ULL << HIST_MAX_BITS)
 
 struct hist {
-	uint64_t count;		/* values recorded, overflow included */
-	uint64_t sum;		/* exact sum of the values, ns */
-	uint64_t min;		/* meaningful only when count > 0 */
+	uint64_t count; /* values recorded, overflow included */
+	uint64_t sum;	/* exact sum of the values, ns */
+	uint64_t min;	/* meaningful only when count > 0 */
 	uint64_t max;
-	uint64_t overflow;	/* values >= HIST_LIMIT */
+	uint64_t overflow; /* values >= HIST_LIMIT */
 	uint64_t bins[HIST_BUCKETS];
 };
 

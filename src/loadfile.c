@@ -19,7 +19,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#define MAX_TOKENS 8
+#define MAX_TOKENS   8
 #define MAX_PATH_LEN 1024
 #define MAX_NAME_LEN 255
 
@@ -27,9 +27,9 @@
 
 /* An open-addressing map from a key (string or integer) to a dense index. */
 struct imap {
-	uint64_t *hash;		/* 0 = empty slot */
+	uint64_t *hash; /* 0 = empty slot */
 	uint32_t *idx;
-	uint32_t cap;		/* power of two */
+	uint32_t cap; /* power of two */
 	uint32_t n;
 };
 
@@ -110,7 +110,7 @@ struct parser {
 	size_t errlen;
 	struct imap dirmap, pathmap, fnummap, statmap;
 	uint32_t cap_ops, cap_dirs, cap_paths, cap_fnums, cap_status;
-	bool *needs_inval;	/* per path: used by Rename or Rmdir */
+	bool *needs_inval; /* per path: used by Rename or Rmdir */
 	uint32_t cap_needs;
 };
 
@@ -199,12 +199,16 @@ static int64_t intern_path(struct parser *ps, const char *tok)
 		if (clen == 2 && comp[0] == '.' && comp[1] == '.')
 			return perr(ps, "path '%s': '..' is not allowed", tok);
 		if (clen > MAX_NAME_LEN)
-			return perr(ps, "path '%s': a component is longer "
-				    "than %d bytes", tok, MAX_NAME_LEN);
+			return perr(ps,
+				    "path '%s': a component is longer "
+				    "than %d bytes",
+				    tok, MAX_NAME_LEN);
 		if (ncomp++ == 0) {
 			if (clen != 7 || memcmp(comp, "clients", 7))
-				return perr(ps, "path '%s' is outside "
-					    "\\clients", tok);
+				return perr(ps,
+					    "path '%s' is outside "
+					    "\\clients",
+					    tok);
 			continue;
 		}
 		if (flen + clen + 1 > MAX_PATH_LEN)
@@ -365,8 +369,10 @@ static int parse_status(struct parser *ps, const char *tok, uint8_t *expect)
 	}
 	return 0;
 bad:
-	return perr(ps, "bad status '%s' (expected NT_STATUS_..., 0x..., "
-		    "SUCCESS, ERROR or *)", tok);
+	return perr(ps,
+		    "bad status '%s' (expected NT_STATUS_..., 0x..., "
+		    "SUCCESS, ERROR or *)",
+		    tok);
 }
 
 /* Split @line in place into tokens: spaces and tabs separate, double
@@ -427,8 +433,10 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 	if (n == 0 || tok[0][0] == '#')
 		return 0;
 	if (!strncmp(tok[0], "SMB", 3))
-		return perr(ps, "this is a dbench 1 loadfile ('%s'); dbench 4 "
-			    "loadfiles are needed", tok[0]);
+		return perr(ps,
+			    "this is a dbench 1 loadfile ('%s'); dbench 4 "
+			    "loadfiles are needed",
+			    tok[0]);
 	if (grow((void **)&p->ops, p->nops, &ps->cap_ops, sizeof(*p->ops)))
 		return oom(ps);
 	op = &p->ops[p->nops];
@@ -458,8 +466,10 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 	shape = op_info[type].args;
 	nargs = n - first - 2;
 	if (nargs != (int)strlen(shape))
-		return perr(ps, "%s takes %zu argument%s and a status, "
-			    "found %d", tok[first], strlen(shape),
+		return perr(ps,
+			    "%s takes %zu argument%s and a status, "
+			    "found %d",
+			    tok[first], strlen(shape),
 			    strlen(shape) == 1 ? "" : "s", nargs);
 	if (parse_status(ps, tok[n - 1], &op->expect))
 		return -1;
@@ -518,8 +528,10 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 		break;
 	case OP_SLEEP:
 		if (op->arg[0] < 0 || op->arg[0] > 3600000000LL)
-			return perr(ps, "sleep of %lld us is out of range "
-				    "(0..3600000000)", (long long)op->arg[0]);
+			return perr(ps,
+				    "sleep of %lld us is out of range "
+				    "(0..3600000000)",
+				    (long long)op->arg[0]);
 		break;
 	case OP_FIND:
 		if (strpbrk(p->paths[op->path[0]].full, "<>*?\""))
@@ -544,7 +556,7 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 int lf_parse_buffer(const char *name, const char *data, size_t len,
 		    struct program **out, char *err, size_t errlen)
 {
-	struct parser ps = { .name = name, .err = err, .errlen = errlen };
+	struct parser ps = {.name = name, .err = err, .errlen = errlen};
 	char line[LF_MAX_LINE + 1];
 	const char *s = data, *end = data + len, *nl;
 	uint32_t prev = 0;
@@ -554,9 +566,8 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 	if (!ps.p)
 		return oom(&ps);
 	ps.p->name = strdup(name);
-	if (!ps.p->name ||
-	    intern_str(&ps.dirmap, &ps.p->dirs, &ps.p->ndirs, &ps.cap_dirs,
-		       ".") < 0) {
+	if (!ps.p->name || intern_str(&ps.dirmap, &ps.p->dirs, &ps.p->ndirs,
+				      &ps.cap_dirs, ".") < 0) {
 		oom(&ps);
 		goto out;
 	}
@@ -571,7 +582,7 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 		nl = memchr(s, '\n', (size_t)(end - s));
 		ll = (size_t)((nl ? nl : end) - s);
 		if (ll && s[ll - 1] == '\r')
-			ll--;	/* CRLF files work as LF files */
+			ll--; /* CRLF files work as LF files */
 		if (ll > LF_MAX_LINE) {
 			perr(&ps, "line longer than %d bytes", LF_MAX_LINE);
 			goto out;
@@ -630,13 +641,16 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 			if (buf)
 				cap *= 2;
 			if (cap > (1u << 30)) {
-				snprintf(err, errlen, "%s: loadfile larger than "
-					 "1 GiB", path);
+				snprintf(err, errlen,
+					 "%s: loadfile larger than "
+					 "1 GiB",
+					 path);
 				goto fail;
 			}
 			nb = realloc(buf, cap);
 			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory", path);
+				snprintf(err, errlen, "%s: out of memory",
+					 path);
 				goto fail;
 			}
 			buf = nb;

@@ -17,8 +17,8 @@
 
 #include "ops.h"
 
-#define LF_NONE UINT32_MAX	/* unused path or handle index */
-#define LF_MAX_IO (16u << 20)	/* largest ReadX/WriteX size accepted */
+#define LF_NONE	    UINT32_MAX	/* unused path or handle index */
+#define LF_MAX_IO   (16u << 20) /* largest ReadX/WriteX size accepted */
 #define LF_MAX_LINE 4096	/* longest loadfile line accepted */
 
 enum lf_expect {
@@ -30,43 +30,43 @@ enum lf_expect {
 #define LF_F_WILDCARD (1u << 0) /* FIND_FIRST pattern has < > * ? or " */
 
 struct lf_op {
-	uint8_t type;		/* enum op_type */
-	uint8_t expect;		/* enum lf_expect */
-	uint16_t flags;		/* LF_F_* */
-	uint32_t line;		/* physical line in the file, 1-based */
-	uint32_t line_delta;	/* lines consumed since the previous op */
-	uint32_t status;	/* index into program.status (for messages) */
-	uint32_t path[2];	/* path indices or LF_NONE */
-	uint32_t handle;	/* handle slot or LF_NONE */
-	int64_t arg[3];		/* the integer arguments, in order */
-	uint64_t ts_ns;		/* timestamp from the start of a pass, 0 none */
-	uint32_t io_bytes[2];	/* bytes counted: [0] real I/O, [1] --fake-io */
+	uint8_t type;	      /* enum op_type */
+	uint8_t expect;	      /* enum lf_expect */
+	uint16_t flags;	      /* LF_F_* */
+	uint32_t line;	      /* physical line in the file, 1-based */
+	uint32_t line_delta;  /* lines consumed since the previous op */
+	uint32_t status;      /* index into program.status (for messages) */
+	uint32_t path[2];     /* path indices or LF_NONE */
+	uint32_t handle;      /* handle slot or LF_NONE */
+	int64_t arg[3];	      /* the integer arguments, in order */
+	uint64_t ts_ns;	      /* timestamp from the start of a pass, 0 none */
+	uint32_t io_bytes[2]; /* bytes counted: [0] real I/O, [1] --fake-io */
 };
 
 struct lf_path {
-	uint32_t dir;		/* index into program.dirs */
-	uint32_t inval;		/* first entry in program.inval */
-	uint32_t ninval;	/* dirs at or below this path */
-	char *base;		/* last component ("." for the clients root) */
-	char *full;		/* template relative to DIR/clients */
+	uint32_t dir;	 /* index into program.dirs */
+	uint32_t inval;	 /* first entry in program.inval */
+	uint32_t ninval; /* dirs at or below this path */
+	char *base;	 /* last component ("." for the clients root) */
+	char *full;	 /* template relative to DIR/clients */
 };
 
 struct program {
-	char *name;		/* file name used in messages */
+	char *name; /* file name used in messages */
 	struct lf_op *ops;
 	uint32_t nops;
-	uint32_t nlines;	/* physical lines in the file */
-	uint32_t tail_lines;	/* lines after the last op */
-	char **dirs;		/* directory templates; dirs[0] is "." */
+	uint32_t nlines;     /* physical lines in the file */
+	uint32_t tail_lines; /* lines after the last op */
+	char **dirs;	     /* directory templates; dirs[0] is "." */
 	uint32_t ndirs;
 	struct lf_path *paths;
 	uint32_t npaths;
-	uint32_t *inval;	/* dir indices, see lf_path.inval */
-	int32_t *fnums;		/* fnum of each handle slot */
+	uint32_t *inval; /* dir indices, see lf_path.inval */
+	int32_t *fnums;	 /* fnum of each handle slot */
 	uint32_t nhandles;
-	char **status;		/* distinct status strings */
+	char **status; /* distinct status strings */
 	uint32_t nstatus;
-	uint32_t max_io;	/* largest ReadX/WriteX size */
+	uint32_t max_io; /* largest ReadX/WriteX size */
 	uint32_t op_count[OP_NR];
 	int has_timestamps;
 };

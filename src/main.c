@@ -35,8 +35,10 @@ static int load_programs(const char *spec, struct program **progs, int *n)
 		int rc;
 
 		if (*n == MAX_LOADFILES) {
-			fprintf(stderr, "dbench-ng: -c: more than %d "
-				"loadfiles\n", MAX_LOADFILES);
+			fprintf(stderr,
+				"dbench-ng: -c: more than %d "
+				"loadfiles\n",
+				MAX_LOADFILES);
 			goto fail;
 		}
 		text = builtin_find(name, &len);
@@ -81,8 +83,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	be = backend_find(cfg.backend);
 	if (!be) {
-		fprintf(stderr, "dbench-ng: -B: unknown backend '%s' (known: "
-			"%s)\n", cfg.backend, backend_names());
+		fprintf(stderr,
+			"dbench-ng: -B: unknown backend '%s' (known: "
+			"%s)\n",
+			cfg.backend, backend_names());
 		return 2;
 	}
 	if (load_programs(cfg.loadfile, progs, &nprogs))
@@ -105,7 +109,8 @@ static int cmd_run(int argc, char **argv)
 	printf("dbench-ng version %s - compatible with dbench 4.00\n\n",
 	       DBNG_VERSION);
 	printf("Running for %d seconds with load '%s' and minimum warmup %d "
-	       "secs\n", cfg.timelimit, cfg.loadfile, cfg.warmup);
+	       "secs\n",
+	       cfg.timelimit, cfg.loadfile, cfg.warmup);
 	rc = runner_run(&cfg, progs, nprogs, be);
 	for (int i = 0; i < nprogs; i++)
 		lf_free(progs[i]);

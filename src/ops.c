@@ -9,7 +9,7 @@
 #include <strings.h>
 
 const struct op_info op_info[OP_NR] = {
-#define X(id, kw, al, lab, a, pol) [OP_##id] = { kw, al, lab, a, pol },
+#define X(id, kw, al, lab, a, pol) [OP_##id] = {kw, al, lab, a, pol},
 	OP_LIST(X)
 #undef X
 };

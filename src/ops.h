@@ -25,6 +25,7 @@ enum op_policy {
 	OP_POL_WARN_ERR,  /* any error is counted whatever the status says */
 };
 
+/* clang-format off */
 /*     id          keyword                   alias        label        args    policy */
 #define OP_LIST(X)                                                                       \
 	X(NTCREATEX, "NTCreateX",              NULL,        "NTCreateX", "PIIH", OP_POL_WARN)      \
@@ -45,22 +46,25 @@ enum op_policy {
 	X(UNLOCKX,   "UnlockX",                NULL,        "UnlockX",   "HII",  OP_POL_IGNORE)    \
 	X(FLUSH,     "Flush",                  NULL,        "Flush",     "H",    OP_POL_IGNORE)    \
 	X(SLEEP,     "Sleep",                  NULL,        "Sleep",     "I",    OP_POL_IGNORE)
+/* clang-format on */
 
+/* clang-format off */
 enum op_type {
 #define X(id, kw, alias, label, args, pol) OP_##id,
 	OP_LIST(X)
 #undef X
 	OP_NR
 };
+/* clang-format on */
 
 /* Maximum number of argument tokens any operation takes. */
 #define OP_MAX_ARGS 4
 
 struct op_info {
-	const char *keyword;	/* dbench loadfile keyword */
-	const char *alias;	/* short keyword also accepted, or NULL */
-	const char *label;	/* row label in the report */
-	const char *args;	/* argument shape, see above */
+	const char *keyword; /* dbench loadfile keyword */
+	const char *alias;   /* short keyword also accepted, or NULL */
+	const char *label;   /* row label in the report */
+	const char *args;    /* argument shape, see above */
 	enum op_policy policy;
 };
 

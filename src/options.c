@@ -31,35 +31,36 @@ enum {
 };
 
 static const struct option long_opts[] = {
-	{ "timelimit", required_argument, NULL, 't' },
-	{ "loadfile", required_argument, NULL, 'c' },
-	{ "directory", required_argument, NULL, 'D' },
-	{ "tcp-options", required_argument, NULL, 'T' },
-	{ "target-rate", required_argument, NULL, 'R' },
-	{ "sync", no_argument, NULL, 's' },
-	{ "sync-dir", no_argument, NULL, 'S' },
-	{ "fsync", no_argument, NULL, 'F' },
-	{ "xattr", no_argument, NULL, 'x' },
-	{ "backend", required_argument, NULL, 'B' },
-	{ "no-resolve", no_argument, NULL, O_NO_RESOLVE },
-	{ "clients-per-process", required_argument, NULL, O_CPP },
-	{ "one-byte-write-fix", no_argument, NULL, O_ONE_BYTE },
-	{ "stat-check", no_argument, NULL, O_STAT_CHECK },
-	{ "fake-io", no_argument, NULL, O_FAKE_IO },
-	{ "skip-cleanup", no_argument, NULL, O_SKIP_CLEANUP },
-	{ "per-client-results", no_argument, NULL, O_PER_CLIENT },
-	{ "warmup", required_argument, NULL, O_WARMUP },
-	{ "run-once", no_argument, NULL, O_RUN_ONCE },
-	{ "machine-readable", no_argument, NULL, O_MACHINE },
-	{ "show-execute-time", no_argument, NULL, O_SHOW_EXEC },
-	{ "no-percentiles", no_argument, NULL, O_NO_PCT },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ NULL, 0, NULL, 0 },
+	{"timelimit", required_argument, NULL, 't'},
+	{"loadfile", required_argument, NULL, 'c'},
+	{"directory", required_argument, NULL, 'D'},
+	{"tcp-options", required_argument, NULL, 'T'},
+	{"target-rate", required_argument, NULL, 'R'},
+	{"sync", no_argument, NULL, 's'},
+	{"sync-dir", no_argument, NULL, 'S'},
+	{"fsync", no_argument, NULL, 'F'},
+	{"xattr", no_argument, NULL, 'x'},
+	{"backend", required_argument, NULL, 'B'},
+	{"no-resolve", no_argument, NULL, O_NO_RESOLVE},
+	{"clients-per-process", required_argument, NULL, O_CPP},
+	{"one-byte-write-fix", no_argument, NULL, O_ONE_BYTE},
+	{"stat-check", no_argument, NULL, O_STAT_CHECK},
+	{"fake-io", no_argument, NULL, O_FAKE_IO},
+	{"skip-cleanup", no_argument, NULL, O_SKIP_CLEANUP},
+	{"per-client-results", no_argument, NULL, O_PER_CLIENT},
+	{"warmup", required_argument, NULL, O_WARMUP},
+	{"run-once", no_argument, NULL, O_RUN_ONCE},
+	{"machine-readable", no_argument, NULL, O_MACHINE},
+	{"show-execute-time", no_argument, NULL, O_SHOW_EXEC},
+	{"no-percentiles", no_argument, NULL, O_NO_PCT},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, O_VERSION},
+	{NULL, 0, NULL, 0},
 };
 
 void opt_usage(FILE *f)
 {
+	/* clang-format off */
 	fprintf(f,
 "Usage: dbench-ng [OPTIONS] NPROCS\n"
 "Replay a NetBench file-server loadfile with NPROCS client processes\n"
@@ -97,6 +98,7 @@ OPT_BUILTIN ")\n"
 "\n"
 "Exit status: 0 success, 1 a client failed, 2 bad usage or input,\n"
 "3 environment error, 130/143 interrupted.  See dbench-ng(1).\n");
+	/* clang-format on */
 }
 
 static int bad_value(const char *opt, const char *val, const char *why)
@@ -116,8 +118,10 @@ static int parse_long(const char *opt, const char *s, long min, long max,
 	if (end == s || *end)
 		return bad_value(opt, s, "is not a whole number");
 	if (errno || v < min || v > max) {
-		fprintf(stderr, "dbench-ng: %s: '%s' is out of range "
-			"(%ld..%ld)\n", opt, s, min, max);
+		fprintf(stderr,
+			"dbench-ng: %s: '%s' is out of range "
+			"(%ld..%ld)\n",
+			opt, s, min, max);
 		return -1;
 	}
 	*out = (int)v;
@@ -150,7 +154,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	cfg->backend = "fileio";
 
 	opterr = 0;
-	optind = 0;	/* glibc: a full reset, also inside "-abc" clusters */
+	optind = 0; /* glibc: a full reset, also inside "-abc" clusters */
 	while ((c = getopt_long(argc, argv, ":t:c:D:T:R:sSFxB:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
@@ -180,30 +184,57 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			cfg->backend = optarg;
 			break;
 		case 'T':
-			break;	/* tbench socket options: nothing to do */
+			break; /* tbench socket options: nothing to do */
 		case 'R':
 			errno = 0;
 			cfg->target_rate = strtod(optarg, &end);
 			if (end == optarg || *end || errno ||
-			    !isfinite(cfg->target_rate) ||
-			    cfg->target_rate < 0)
+			    !isfinite(cfg->target_rate) || cfg->target_rate < 0)
 				rc = bad_value("-R", optarg,
 					       "is not a rate in MB/s (>= 0)");
 			break;
-		case 's': cfg->sync_open = true; break;
-		case 'S': cfg->sync_dirs = true; break;
-		case 'F': cfg->fsync_writes = true; break;
-		case 'x': cfg->xattr = true; break;
-		case O_NO_RESOLVE: cfg->no_resolve = true; break;
-		case O_ONE_BYTE: cfg->one_byte_fix = true; break;
-		case O_STAT_CHECK: cfg->stat_check = true; break;
-		case O_FAKE_IO: cfg->fake_io = true; break;
-		case O_SKIP_CLEANUP: cfg->skip_cleanup = true; break;
-		case O_PER_CLIENT: cfg->per_client = true; break;
-		case O_RUN_ONCE: cfg->run_once = true; break;
-		case O_MACHINE: cfg->machine = true; break;
-		case O_SHOW_EXEC: cfg->show_exec_time = true; break;
-		case O_NO_PCT: cfg->no_percentiles = true; break;
+		case 's':
+			cfg->sync_open = true;
+			break;
+		case 'S':
+			cfg->sync_dirs = true;
+			break;
+		case 'F':
+			cfg->fsync_writes = true;
+			break;
+		case 'x':
+			cfg->xattr = true;
+			break;
+		case O_NO_RESOLVE:
+			cfg->no_resolve = true;
+			break;
+		case O_ONE_BYTE:
+			cfg->one_byte_fix = true;
+			break;
+		case O_STAT_CHECK:
+			cfg->stat_check = true;
+			break;
+		case O_FAKE_IO:
+			cfg->fake_io = true;
+			break;
+		case O_SKIP_CLEANUP:
+			cfg->skip_cleanup = true;
+			break;
+		case O_PER_CLIENT:
+			cfg->per_client = true;
+			break;
+		case O_RUN_ONCE:
+			cfg->run_once = true;
+			break;
+		case O_MACHINE:
+			cfg->machine = true;
+			break;
+		case O_SHOW_EXEC:
+			cfg->show_exec_time = true;
+			break;
+		case O_NO_PCT:
+			cfg->no_percentiles = true;
+			break;
 		case 'h':
 			opt_usage(stdout);
 			return OPT_EXIT_OK;
@@ -211,22 +242,27 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			printf("dbench-ng %s\n", DBNG_VERSION);
 			return OPT_EXIT_OK;
 		case ':':
-			fprintf(stderr, "dbench-ng: option '%s' needs a value\n",
-				is_long(argv[optind - 1]) ? argv[optind - 1]
-				: opt_name(optopt, name, sizeof(name)));
+			fprintf(stderr,
+				"dbench-ng: option '%s' needs a value\n",
+				is_long(argv[optind - 1])
+					? argv[optind - 1]
+					: opt_name(optopt, name, sizeof(name)));
 			return OPT_ERROR;
 		default:
 			if (optopt && is_long(argv[optind - 1]))
-				fprintf(stderr, "dbench-ng: option '%.*s' takes "
+				fprintf(stderr,
+					"dbench-ng: option '%.*s' takes "
 					"no value\n",
 					(int)strcspn(argv[optind - 1], "="),
 					argv[optind - 1]);
 			else if (optopt)
-				fprintf(stderr, "dbench-ng: unknown option "
+				fprintf(stderr,
+					"dbench-ng: unknown option "
 					"'-%c' (see dbench-ng --help)\n",
 					optopt);
 			else
-				fprintf(stderr, "dbench-ng: unknown option "
+				fprintf(stderr,
+					"dbench-ng: unknown option "
 					"'%s' (see dbench-ng --help)\n",
 					argv[optind - 1]);
 			return OPT_ERROR;
@@ -237,20 +273,22 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 
 	if (optind >= argc) {
 		fprintf(stderr, "dbench-ng: missing NPROCS, the number of "
-			"client processes (see dbench-ng --help)\n");
+				"client processes (see dbench-ng --help)\n");
 		return OPT_ERROR;
 	}
 	/* dbench 4.0 accepts and ignores a second operand (tbench's server) */
 	if (argc - optind > 2) {
-		fprintf(stderr, "dbench-ng: unexpected argument '%s' after "
-			"NPROCS\n", argv[optind + 2]);
+		fprintf(stderr,
+			"dbench-ng: unexpected argument '%s' after "
+			"NPROCS\n",
+			argv[optind + 2]);
 		return OPT_ERROR;
 	}
-	if (parse_long("NPROCS", argv[optind], 1, OPT_MAX_PROCS,
-		       &cfg->nprocs))
+	if (parse_long("NPROCS", argv[optind], 1, OPT_MAX_PROCS, &cfg->nprocs))
 		return OPT_ERROR;
 	if ((long)cfg->nprocs * cfg->cpp > OPT_MAX_PROCS) {
-		fprintf(stderr, "dbench-ng: NPROCS x --clients-per-process = "
+		fprintf(stderr,
+			"dbench-ng: NPROCS x --clients-per-process = "
 			"%ld clients, more than %d\n",
 			(long)cfg->nprocs * cfg->cpp, OPT_MAX_PROCS);
 		return OPT_ERROR;

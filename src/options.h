@@ -12,38 +12,38 @@
 #include <stdio.h>
 
 #define OPT_MAX_PROCS 100000
-#define OPT_BUILTIN "builtin:netbench"
+#define OPT_BUILTIN   "builtin:netbench"
 
 struct config {
-	int nprocs;		/* NPROCS: forked processes */
-	int cpp;		/* --clients-per-process */
-	int nclients;		/* nprocs * cpp */
-	int timelimit;		/* -t seconds of the execute phase */
-	int warmup;		/* --warmup seconds; default timelimit / 5 */
-	const char *loadfile;	/* -c as given (may be a comma list) */
-	const char *dir;	/* -D */
-	const char *backend;	/* -B */
-	double target_rate;	/* -R MB/s per client, 0 = off */
-	bool sync_open;		/* -s */
-	bool sync_dirs;		/* -S */
-	bool fsync_writes;	/* -F */
-	bool xattr;		/* -x */
-	bool no_resolve;	/* --no-resolve */
-	bool one_byte_fix;	/* --one-byte-write-fix */
-	bool stat_check;	/* --stat-check */
-	bool fake_io;		/* --fake-io */
-	bool skip_cleanup;	/* --skip-cleanup */
-	bool per_client;	/* --per-client-results */
-	bool run_once;		/* --run-once */
-	bool machine;		/* --machine-readable */
-	bool show_exec_time;	/* --show-execute-time */
-	bool no_percentiles;	/* --no-percentiles */
+	int nprocs;	      /* NPROCS: forked processes */
+	int cpp;	      /* --clients-per-process */
+	int nclients;	      /* nprocs * cpp */
+	int timelimit;	      /* -t seconds of the execute phase */
+	int warmup;	      /* --warmup seconds; default timelimit / 5 */
+	const char *loadfile; /* -c as given (may be a comma list) */
+	const char *dir;      /* -D */
+	const char *backend;  /* -B */
+	double target_rate;   /* -R MB/s per client, 0 = off */
+	bool sync_open;	      /* -s */
+	bool sync_dirs;	      /* -S */
+	bool fsync_writes;    /* -F */
+	bool xattr;	      /* -x */
+	bool no_resolve;      /* --no-resolve */
+	bool one_byte_fix;    /* --one-byte-write-fix */
+	bool stat_check;      /* --stat-check */
+	bool fake_io;	      /* --fake-io */
+	bool skip_cleanup;    /* --skip-cleanup */
+	bool per_client;      /* --per-client-results */
+	bool run_once;	      /* --run-once */
+	bool machine;	      /* --machine-readable */
+	bool show_exec_time;  /* --show-execute-time */
+	bool no_percentiles;  /* --no-percentiles */
 };
 
 enum opt_result {
-	OPT_RUN,	/* run the benchmark */
-	OPT_EXIT_OK,	/* --help or --version was printed */
-	OPT_ERROR,	/* a message was printed to stderr; exit 2 */
+	OPT_RUN,     /* run the benchmark */
+	OPT_EXIT_OK, /* --help or --version was printed */
+	OPT_ERROR,   /* a message was printed to stderr; exit 2 */
 };
 
 /* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or

@@ -13,7 +13,7 @@
 
 #include "result.h"
 
-static const double pcts[] = { 50, 90, 99, 99.9 };
+static const double pcts[] = {50, 90, 99, 99.9};
 
 static double ms(uint64_t ns)
 {
@@ -85,9 +85,10 @@ void report_text(FILE *f, const struct result *r)
 	const struct config *cfg = r->cfg;
 
 	if (r->interrupted)
-		fprintf(f, "Interrupted by signal %d after %.1f s of "
-			"measurement: partial results\n\n", r->interrupted,
-			r->measured_s);
+		fprintf(f,
+			"Interrupted by signal %d after %.1f s of "
+			"measurement: partial results\n\n",
+			r->interrupted, r->measured_s);
 	if (!cfg->machine && !cfg->no_percentiles)
 		percentile_table(f, r->total);
 	if (r->nwarn && !cfg->machine)
@@ -107,9 +108,10 @@ void report_text(FILE *f, const struct result *r)
 		fprintf(f, ";%g;%d;%d;%.03f;\n", r->throughput, cfg->nclients,
 			cfg->nprocs, r->max_latency_ms);
 	else
-		fprintf(f, "Throughput %g MB/sec%s%s  %d clients  %d procs  "
-			"max_latency=%.03f ms\n", r->throughput,
-			cfg->sync_open ? " (sync open)" : "",
+		fprintf(f,
+			"Throughput %g MB/sec%s%s  %d clients  %d procs  "
+			"max_latency=%.03f ms\n",
+			r->throughput, cfg->sync_open ? " (sync open)" : "",
 			cfg->sync_dirs ? " (sync dirs)" : "", cfg->nclients,
 			cfg->nprocs, r->max_latency_ms);
 }

@@ -14,20 +14,20 @@
 #define RESULT_MAX_MSGS 8
 
 struct client_result {
-	uint64_t lines;		/* loadfile lines done, whole run */
-	uint64_t bytes;		/* bytes read and written, measured part */
+	uint64_t lines; /* loadfile lines done, whole run */
+	uint64_t bytes; /* bytes read and written, measured part */
 	const struct stats *st;
 };
 
 struct result {
 	const struct config *cfg;
-	struct stats *total;		/* merged over clients */
-	struct client_result *clients;	/* cfg->nclients entries */
-	double throughput;		/* MB/s, dbench's definition */
-	double max_latency_ms;		/* dbench's max_latency */
-	double measured_s;		/* seconds of the measured phase */
-	int interrupted;		/* signal that stopped the run, or 0 */
-	uint64_t nwarn;			/* unexpected results, all clients */
+	struct stats *total;	       /* merged over clients */
+	struct client_result *clients; /* cfg->nclients entries */
+	double throughput;	       /* MB/s, dbench's definition */
+	double max_latency_ms;	       /* dbench's max_latency */
+	double measured_s;	       /* seconds of the measured phase */
+	int interrupted;	       /* signal that stopped the run, or 0 */
+	uint64_t nwarn;		       /* unexpected results, all clients */
 	const char *warn_msgs[RESULT_MAX_MSGS];
 	int nwarn_msgs;
 };

@@ -45,14 +45,14 @@ struct runner {
 	const struct backend_ops *be;
 	struct shm *shm;
 	pid_t *pids;
-	int *status;		/* wait status per process */
+	int *status; /* wait status per process */
 	bool *reaped;
 	int nalive;
 	int barrier[2];
 	int sigfd;
 	pid_t parent;
-	int interrupted;	/* first SIGINT/SIGTERM/SIGHUP */
-	bool failed;		/* a child failed or died */
+	int interrupted;	  /* first SIGINT/SIGTERM/SIGHUP */
+	bool failed;		  /* a child failed or died */
 	char deaths[4][SLOT_MSG]; /* children that died without a message */
 	int ndeaths;
 
@@ -60,8 +60,8 @@ struct runner {
 	enum phase phase;
 	bool cleanup;
 	uint64_t phase_start, end_ns;
-	uint64_t worst_ns;	/* max of the execute-phase latency samples */
-	double last_tput;	/* MB/s of the last execute line */
+	uint64_t worst_ns; /* max of the execute-phase latency samples */
+	double last_tput;  /* MB/s of the last execute line */
 	bool printed_exec;
 };
 
@@ -79,7 +79,7 @@ static void child_stop(int sig)
 static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 {
 	const struct config *cfg = r->cfg;
-	struct sigaction sa = { .sa_handler = child_stop };
+	struct sigaction sa = {.sa_handler = child_stop};
 	struct client *cls;
 	sigset_t all;
 	char c;
@@ -89,7 +89,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 	child_hdr = &r->shm->hdr;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGINT, SIG_IGN);	/* Ctrl-C: the parent stops us */
+	signal(SIGINT, SIG_IGN); /* Ctrl-C: the parent stops us */
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -115,7 +115,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 		got = read(r->barrier[0], &c, 1);
 	} while (got < 0 && errno == EINTR && !child_hdr->stop);
 	if (!child_hdr->go || child_hdr->stop == STOP_SIGNAL)
-		goto out;	/* the parent went away before the start */
+		goto out; /* the parent went away before the start */
 
 	rc = client_loop(cls, n);
 out:
@@ -177,8 +177,8 @@ static void reap(struct runner *r)
 		if (WIFSIGNALED(st) && r->ndeaths < 4)
 			snprintf(r->deaths[r->ndeaths++], SLOT_MSG,
 				 "client process %d (clients %d..%d, pid %d) "
-				 "was killed by signal %d (%s)", p,
-				 p * r->cfg->cpp, (p + 1) * r->cfg->cpp - 1,
+				 "was killed by signal %d (%s)",
+				 p, p * r->cfg->cpp, (p + 1) * r->cfg->cpp - 1,
 				 (int)pid, WTERMSIG(st),
 				 strsignal(WTERMSIG(st)));
 	}
@@ -206,10 +206,11 @@ static void drain_signals(struct runner *r)
 
 static void wait_events(struct runner *r, uint64_t until)
 {
-	struct pollfd pfd = { .fd = r->sigfd, .events = POLLIN };
+	struct pollfd pfd = {.fd = r->sigfd, .events = POLLIN};
 	uint64_t now = clock_ns();
 	int ms = until > now ? (int)((until - now + NSEC_PER_MSEC - 1) /
-				     NSEC_PER_MSEC) : 0;
+				     NSEC_PER_MSEC)
+			     : 0;
 
 	if (poll(&pfd, 1, ms) > 0)
 		drain_signals(r);
@@ -223,8 +224,8 @@ static int ready_procs(struct runner *r)
 		bool ok = true;
 
 		for (int i = 0; i < r->cfg->cpp; i++)
-			ok = ok && slot(r, p * r->cfg->cpp + i)->state ==
-					   SLOT_READY;
+			ok = ok &&
+			     slot(r, p * r->cfg->cpp + i)->state == SLOT_READY;
 		n += ok;
 	}
 	return n;
@@ -242,8 +243,8 @@ static int wait_ready(struct runner *r)
 		ready = ready_procs(r);
 		if (ready != last || now >= next_print) {
 			printf("%d of %d processes prepared for launch %3.0f "
-			       "sec\n", ready, r->cfg->nprocs,
-			       (double)(now - t0) / 1e9);
+			       "sec\n",
+			       ready, r->cfg->nprocs, (double)(now - t0) / 1e9);
 			fflush(stdout);
 			last = ready;
 			next_print = now + NSEC_PER_SEC;
@@ -253,9 +254,10 @@ static int wait_ready(struct runner *r)
 		if (r->failed || r->interrupted)
 			return -1;
 		if (now - t0 > SETUP_TIMEOUT_S * NSEC_PER_SEC) {
-			fprintf(stderr, "dbench-ng: only %d of %d processes "
-				"were ready after %d s\n", ready,
-				r->cfg->nprocs, SETUP_TIMEOUT_S);
+			fprintf(stderr,
+				"dbench-ng: only %d of %d processes "
+				"were ready after %d s\n",
+				ready, r->cfg->nprocs, SETUP_TIMEOUT_S);
 			r->failed = true;
 			return -1;
 		}
@@ -268,7 +270,8 @@ static void drain_passes(struct runner *r)
 {
 	for (int i = 0; i < r->cfg->nclients; i++) {
 		struct client_slot *s = slot(r, i);
-		uint64_t head = __atomic_load_n(&s->pass_head, __ATOMIC_ACQUIRE);
+		uint64_t head =
+			__atomic_load_n(&s->pass_head, __ATOMIC_ACQUIRE);
 
 		while (s->pass_tail < head) {
 			struct pass_rec *p = &s->pass[s->pass_tail % PASS_RING];
@@ -292,8 +295,8 @@ static int clients_not_done(struct runner *r)
 static void print_cleanup(struct runner *r, double t)
 {
 	if (r->cfg->machine)
-		printf("@C@%d@%d@%.2f@%u@%.03f@\n", clients_not_done(r), 0,
-		       0.0, (unsigned int)t, 0.0);
+		printf("@C@%d@%d@%.2f@%u@%.03f@\n", clients_not_done(r), 0, 0.0,
+		       (unsigned int)t, 0.0);
 	else
 		printf("%4d  cleanup %3.0f sec\n", clients_not_done(r), t);
 }
@@ -360,8 +363,9 @@ static void tick(struct runner *r, uint64_t now)
 		       (unsigned int)t, (double)lat / 1e6);
 	else
 		printf("%4d  %8d  %7.2f MB/sec  %s %3.0f sec  latency %.03f "
-		       "ms\n", active, (int)(lines / (uint64_t)cfg->nclients),
-		       mbs, r->phase == PH_EXECUTE ? "execute" : "warmup", t,
+		       "ms\n",
+		       active, (int)(lines / (uint64_t)cfg->nclients), mbs,
+		       r->phase == PH_EXECUTE ? "execute" : "warmup", t,
 		       (double)lat / 1e6);
 }
 
@@ -373,7 +377,7 @@ static int report(struct runner *r)
 {
 	const struct config *cfg = r->cfg;
 	struct shm_hdr *hdr = &r->shm->hdr;
-	struct result res = { .cfg = cfg, .interrupted = r->interrupted };
+	struct result res = {.cfg = cfg, .interrupted = r->interrupted};
 	uint64_t bytes = 0;
 	int rc = 0;
 
@@ -455,9 +459,10 @@ static int start_children(struct runner *r)
 		pid_t pid = fork();
 
 		if (pid < 0) {
-			fprintf(stderr, "dbench-ng: fork of process %d of %d "
-				"failed: %s\n", p + 1, cfg->nprocs,
-				strerror(errno));
+			fprintf(stderr,
+				"dbench-ng: fork of process %d of %d "
+				"failed: %s\n",
+				p + 1, cfg->nprocs, strerror(errno));
 			r->failed = true;
 			return -1;
 		}
@@ -495,7 +500,8 @@ static void run_phases(struct runner *r)
 			enum phase before = r->phase;
 
 			tick(r, now);
-			if (r->phase != before)	/* ticks follow the phase start */
+			if (r->phase !=
+			    before) /* ticks follow the phase start */
 				next = r->phase_start;
 			if (cfg->show_exec_time)
 				drain_passes(r);
@@ -522,7 +528,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 		.progs = progs,
 		.nprogs = nprogs,
 		.be = be,
-		.barrier = { -1, -1 },
+		.barrier = {-1, -1},
 		.sigfd = -1,
 		.parent = getpid(),
 	};
@@ -535,8 +541,10 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
 	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty) {
-		fprintf(stderr, "dbench-ng: cannot allocate memory for %d "
-			"clients: %s\n", cfg->nclients, strerror(errno));
+		fprintf(stderr,
+			"dbench-ng: cannot allocate memory for %d "
+			"clients: %s\n",
+			cfg->nclients, strerror(errno));
 		goto out;
 	}
 	if (start_children(&r) == 0 && wait_ready(&r) == 0) {
@@ -544,7 +552,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	} else {
 		set_stop(&r, r.interrupted ? STOP_SIGNAL : STOP_FAILED);
 		if (r.barrier[1] >= 0)
-			close(r.barrier[1]);	/* releases them to exit */
+			close(r.barrier[1]); /* releases them to exit */
 		while (r.nalive > 0)
 			wait_events(&r, clock_ns() + NSEC_PER_SEC);
 		if (!r.interrupted)

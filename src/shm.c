@@ -11,7 +11,8 @@
 
 static size_t shm_size(int nclients)
 {
-	return sizeof(struct shm) + (size_t)nclients * sizeof(struct client_slot);
+	return sizeof(struct shm) +
+	       (size_t)nclients * sizeof(struct client_slot);
 }
 
 struct shm *shm_alloc(int nclients)

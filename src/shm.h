@@ -17,30 +17,30 @@
 
 enum stop_reason {
 	STOP_NONE,
-	STOP_TIME,	/* time limit reached */
-	STOP_FAILED,	/* a client failed */
-	STOP_SIGNAL,	/* SIGINT/SIGTERM, or the parent went away */
+	STOP_TIME,   /* time limit reached */
+	STOP_FAILED, /* a client failed */
+	STOP_SIGNAL, /* SIGINT/SIGTERM, or the parent went away */
 };
 
 enum slot_state {
 	SLOT_INIT,
-	SLOT_READY,	/* set up, waiting at the start barrier */
+	SLOT_READY, /* set up, waiting at the start barrier */
 	SLOT_RUNNING,
 	SLOT_CLEANUP,
-	SLOT_DONE,	/* cleaned up (or nothing to clean) */
+	SLOT_DONE, /* cleaned up (or nothing to clean) */
 	SLOT_FAILED,
 };
 
-#define SLOT_MSG 512
+#define SLOT_MSG  512
 #define PASS_RING 256
 
 struct pass_rec {
 	uint32_t ms;	/* duration of the pass */
-	uint32_t at_ms;	/* end of the pass, from the release of clients */
+	uint32_t at_ms; /* end of the pass, from the release of clients */
 };
 
 struct shm_hdr {
-	volatile uint32_t stop;	/* enum stop_reason, checked between ops */
+	volatile uint32_t stop; /* enum stop_reason, checked between ops */
 	volatile uint32_t go;	/* set just before the barrier opens */
 	volatile uint32_t gen;	/* statistics generation (warmup end) */
 	uint32_t pad;
@@ -59,8 +59,8 @@ struct client_slot {
 	volatile uint32_t cleaned;	 /* its files are gone (or kept) */
 
 	/* completed passes for --show-execute-time: a ring */
-	volatile uint64_t pass_head;	/* written by the client */
-	uint64_t pass_tail;		/* read position, parent only */
+	volatile uint64_t pass_head; /* written by the client */
+	uint64_t pass_tail;	     /* read position, parent only */
 	volatile uint64_t pass_dropped;
 	struct pass_rec pass[PASS_RING];
 

@@ -8,7 +8,7 @@ void stats_reset(struct stats *st)
 {
 	for (int i = 0; i < OP_NR; i++) {
 		st->errors[i] = 0;
-		if (st->op[i].count)	/* untouched pages stay untouched */
+		if (st->op[i].count) /* untouched pages stay untouched */
 			hist_init(&st->op[i]);
 	}
 }

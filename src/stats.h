@@ -11,7 +11,7 @@
 #include "ops.h"
 
 struct stats {
-	uint64_t errors[OP_NR];	/* results that differed from the status */
+	uint64_t errors[OP_NR]; /* results that differed from the status */
 	struct hist op[OP_NR];
 };
 

@@ -34,24 +34,24 @@
 #include "loadfile.h"
 #include "options.h"
 
-#define DOS_ATTR "user.DosAttrib"
+#define DOS_ATTR     "user.DosAttrib"
 #define DOS_ATTR_LEN 44
-#define MAX_DEPTH 64
+#define MAX_DEPTH    64
 
 /* set once by the parent before fork, then read-only */
-static int base_fd = -1;	/* -D */
-static int clients_fd = -1;	/* DIR/clients */
-static bool no_openat2;		/* kernel without openat2, or forced */
+static int base_fd = -1;    /* -D */
+static int clients_fd = -1; /* DIR/clients */
+static bool no_openat2;	    /* kernel without openat2, or forced */
 
 /* per process, shared by the clients of one process */
-static char *wbuf, *rbuf;	/* zeroed write data; read target */
+static char *wbuf, *rbuf; /* zeroed write data; read target */
 static size_t buflen;
-static char dents[32768];	/* getdents64 buffer */
+static char dents[32768]; /* getdents64 buffer */
 
 struct fio_client {
-	char **dirs;	/* directory names, client name substituted */
-	char **bases;	/* last component of each path, substituted */
-	int *dirfd;	/* open directory fds, -1 = not open */
+	char **dirs;  /* directory names, client name substituted */
+	char **bases; /* last component of each path, substituted */
+	int *dirfd;   /* open directory fds, -1 = not open */
 };
 
 struct linux_dirent64 {
@@ -95,8 +95,8 @@ static int open_beneath(const char *rel)
 		}
 		memcpy(comp, s, (size_t)(e - s));
 		comp[e - s] = 0;
-		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-				       O_CLOEXEC);
+		nfd = openat(fd, comp,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		close(fd);
 		if (nfd < 0)
 			return -errno;
@@ -168,24 +168,24 @@ static void dir_invalidate(struct client *cl, uint32_t pi)
  * turns out to be deleted, the path is looked up again and the call
  * retried once.
  */
-#define AT(cl, op, pi, dfd, base, call)                                        \
-	({                                                                     \
-		const struct lf_path *pa_ = &(cl)->prog->paths[pi];            \
-		int r_;                                                        \
-		for (int try_ = 0;; try_++) {                                  \
-			dfd = dir_get(cl, pa_->dir);                           \
-			if (dfd < 0) {                                         \
-				r_ = dfd;                                      \
-				break;                                         \
-			}                                                      \
-			base = ((struct fio_client *)(cl)->priv)->bases[pi];   \
-			r_ = (call) < 0 ? -errno : 0;                          \
-			if (r_ != -ENOENT || try_ ||                           \
-			    (op)->expect == LF_EXPECT_FAIL ||                  \
-			    !dir_stale(cl, pa_->dir))                          \
-				break;                                         \
-		}                                                              \
-		r_;                                                            \
+#define AT(cl, op, pi, dfd, base, call)                                      \
+	({                                                                   \
+		const struct lf_path *pa_ = &(cl)->prog->paths[pi];          \
+		int r_;                                                      \
+		for (int try_ = 0;; try_++) {                                \
+			dfd = dir_get(cl, pa_->dir);                         \
+			if (dfd < 0) {                                       \
+				r_ = dfd;                                    \
+				break;                                       \
+			}                                                    \
+			base = ((struct fio_client *)(cl)->priv)->bases[pi]; \
+			r_ = (call) < 0 ? -errno : 0;                        \
+			if (r_ != -ENOENT || try_ ||                         \
+			    (op)->expect == LF_EXPECT_FAIL ||                \
+			    !dir_stale(cl, pa_->dir))                        \
+				break;                                       \
+		}                                                            \
+		r_;                                                          \
 	})
 
 /* Case-insensitive search for @name in directory @fd, as Samba does on a
@@ -269,14 +269,16 @@ static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
 
 		memcpy(val, &t, sizeof(t));
 	} else {
-		struct timeval tv = { ts.tv_sec, ts.tv_nsec / 1000 };
+		struct timeval tv = {ts.tv_sec, ts.tv_nsec / 1000};
 
 		memcpy(val, &tv, sizeof(tv));
 	}
 	if (fsetxattr(fd, DOS_ATTR, val, sizeof(val), 0)) {
 		client_fail(cl, op, "fsetxattr %s on handle %d failed (%s)",
-			    DOS_ATTR, op->handle == LF_NONE ? -1 :
-			    cl->prog->fnums[op->handle], strerror(errno));
+			    DOS_ATTR,
+			    op->handle == LF_NONE ? -1
+						  : cl->prog->fnums[op->handle],
+			    strerror(errno));
 		return OP_REPORTED;
 	}
 	return 0;
@@ -310,13 +312,14 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 	if (rc == -EISDIR) {
 		is_dir = true;
 		rc = AT(cl, op, pi, dfd, base,
-			fd = openat(dfd, base, O_RDONLY | O_DIRECTORY |
-						       O_NOFOLLOW | O_CLOEXEC));
+			fd = openat(dfd, base,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC));
 	}
 	if (rc)
 		return rc;
 	if (op->expect == LF_EXPECT_FAIL) {
-		close(fd);	/* the core reports "succeeded - expected" */
+		close(fd); /* the core reports "succeeded - expected" */
 		return 0;
 	}
 	slot = &cl->handles[op->handle];
@@ -395,7 +398,8 @@ static void tree_clear(int fd, int depth, bool rmdirs)
 		removed = 0;
 		if (lseek(fd, 0, SEEK_SET) < 0)
 			return;
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) >
+		       0) {
 			for (long off = 0; off < n;) {
 				struct linux_dirent64 *d = (void *)(buf + off);
 				const char *name = d->d_name;
@@ -417,8 +421,9 @@ static void tree_clear(int fd, int depth, bool rmdirs)
 					removed += !unlinkat(fd, name, 0);
 					continue;
 				}
-				sub = openat(fd, name, O_RDONLY | O_DIRECTORY |
-						       O_NOFOLLOW | O_CLOEXEC);
+				sub = openat(fd, name,
+					     O_RDONLY | O_DIRECTORY |
+						     O_NOFOLLOW | O_CLOEXEC);
 				if (sub >= 0) {
 					tree_clear(sub, depth + 1, rmdirs);
 					close(sub);
@@ -439,10 +444,10 @@ static int fio_deltree(struct client *cl, const struct lf_op *op)
 	int dfd, fd = -1, rc;
 
 	rc = AT(cl, op, op->path[0], dfd, base,
-		fd = openat(dfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					       O_CLOEXEC));
+		fd = openat(dfd, base,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 	if (rc)
-		return 0;	/* nothing to delete */
+		return 0; /* nothing to delete */
 	tree_clear(fd, 0, false);
 	close(fd);
 	return 0;
@@ -550,7 +555,8 @@ static int fio_find(struct client *cl, const struct lf_op *op)
 	while (seen < maxcnt &&
 	       (n = syscall(SYS_getdents64, fd, dents, sizeof(dents))) > 0) {
 		for (long off = 0; off < n && seen < maxcnt; seen++)
-			off += ((struct linux_dirent64 *)(dents + off))->d_reclen;
+			off += ((struct linux_dirent64 *)(dents + off))
+				       ->d_reclen;
 	}
 	return 0;
 }
@@ -580,7 +586,8 @@ static int fio_writex(struct client *cl, const struct lf_op *op)
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
-		client_fail(cl, op, "WriteX handle %d: wrote %zd bytes, "
+		client_fail(cl, op,
+			    "WriteX handle %d: wrote %zd bytes, "
 			    "expected to write %lld bytes",
 			    cl->prog->fnums[op->handle], n, (long long)ret);
 		return OP_REPORTED;
@@ -602,9 +609,11 @@ static int fio_readx(struct client *cl, const struct lf_op *op)
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
-		client_warn(cl, op, "ReadX handle %d: read %zd bytes at %lld, "
-			    "expected %lld", cl->prog->fnums[op->handle], n,
-			    (long long)off, (long long)ret);
+		client_warn(cl, op,
+			    "ReadX handle %d: read %zd bytes at %lld, "
+			    "expected %lld",
+			    cl->prog->fnums[op->handle], n, (long long)off,
+			    (long long)ret);
 		return OP_REPORTED;
 	}
 	return 0;
@@ -670,8 +679,11 @@ static int fio_init(const struct config *cfg, char *err, size_t errlen)
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (clients_fd < 0) {
 		snprintf(err, errlen, "%s/clients: %s%s", cfg->dir,
-			 strerror(errno), errno == ELOOP || errno == ENOTDIR ?
-			 " (refusing to work through a symlink or file)" : "");
+			 strerror(errno),
+			 errno == ELOOP || errno == ENOTDIR
+				 ? " (refusing to work through a symlink or "
+				   "file)"
+				 : "");
 		return errno == ELOOP || errno == ENOTDIR ? 2 : 3;
 	}
 	no_openat2 = getenv("DBENCH_NG_NO_OPENAT2") != NULL;
@@ -750,8 +762,8 @@ static void fio_cleanup(struct client *cl)
 		}
 	}
 	snprintf(name, sizeof(name), "client%d", cl->id);
-	fd = openat(clients_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					      O_CLOEXEC);
+	fd = openat(clients_fd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		tree_clear(fd, 0, true);
 		close(fd);
@@ -761,7 +773,7 @@ static void fio_cleanup(struct client *cl)
 
 static void fio_fini(const struct config *cfg, const bool *dirty)
 {
-	struct client cl = { .cfg = cfg };
+	struct client cl = {.cfg = cfg};
 
 	for (int i = 0; i < cfg->nclients && !cfg->skip_cleanup; i++) {
 		if (dirty[i]) {
@@ -769,7 +781,7 @@ static void fio_fini(const struct config *cfg, const bool *dirty)
 			fio_cleanup(&cl);
 		}
 	}
-	if (!cfg->skip_cleanup)	/* fails harmlessly if anything is left */
+	if (!cfg->skip_cleanup) /* fails harmlessly if anything is left */
 		unlinkat(base_fd, "clients", AT_REMOVEDIR);
 }
 
@@ -779,24 +791,25 @@ const struct backend_ops backend_fileio = {
 	.setup = fio_setup,
 	.cleanup = fio_cleanup,
 	.fini = fio_fini,
-	.op = {
-		[OP_NTCREATEX] = fio_ntcreatex,
-		[OP_CLOSE] = fio_close,
-		[OP_RENAME] = fio_rename,
-		[OP_UNLINK] = fio_unlink,
-		[OP_DELTREE] = fio_deltree,
-		[OP_RMDIR] = fio_rmdir,
-		[OP_MKDIR] = fio_mkdir,
-		[OP_QPATHINFO] = fio_qpathinfo,
-		[OP_QFILEINFO] = fio_qfileinfo,
-		[OP_QFSINFO] = fio_qfsinfo,
-		[OP_SFILEINFO] = fio_sfileinfo,
-		[OP_FIND] = fio_find,
-		[OP_WRITEX] = fio_writex,
-		[OP_READX] = fio_readx,
-		[OP_LOCKX] = fio_lockx,
-		[OP_UNLOCKX] = fio_unlockx,
-		[OP_FLUSH] = fio_flush,
-		[OP_SLEEP] = client_op_sleep,
-	},
+	.op =
+		{
+			[OP_NTCREATEX] = fio_ntcreatex,
+			[OP_CLOSE] = fio_close,
+			[OP_RENAME] = fio_rename,
+			[OP_UNLINK] = fio_unlink,
+			[OP_DELTREE] = fio_deltree,
+			[OP_RMDIR] = fio_rmdir,
+			[OP_MKDIR] = fio_mkdir,
+			[OP_QPATHINFO] = fio_qpathinfo,
+			[OP_QFILEINFO] = fio_qfileinfo,
+			[OP_QFSINFO] = fio_qfsinfo,
+			[OP_SFILEINFO] = fio_sfileinfo,
+			[OP_FIND] = fio_find,
+			[OP_WRITEX] = fio_writex,
+			[OP_READX] = fio_readx,
+			[OP_LOCKX] = fio_lockx,
+			[OP_UNLOCKX] = fio_unlockx,
+			[OP_FLUSH] = fio_flush,
+			[OP_SLEEP] = client_op_sleep,
+		},
 };

@@ -26,7 +26,7 @@ static int null_ntcreatex(struct client *cl, const struct lf_op *op)
 {
 	if (op->expect == LF_EXPECT_FAIL)
 		return -ENOENT;
-	cl->handles[op->handle] = 0;	/* "open" */
+	cl->handles[op->handle] = 0; /* "open" */
 	return 0;
 }
 
@@ -39,24 +39,25 @@ static int null_close(struct client *cl, const struct lf_op *op)
 const struct backend_ops backend_null = {
 	.name = "null",
 	.flags = BACKEND_F_FAKE,
-	.op = {
-		[OP_NTCREATEX] = null_ntcreatex,
-		[OP_CLOSE] = null_close,
-		[OP_RENAME] = null_op,
-		[OP_UNLINK] = null_op,
-		[OP_DELTREE] = null_op,
-		[OP_RMDIR] = null_op,
-		[OP_MKDIR] = null_op,
-		[OP_QPATHINFO] = null_op,
-		[OP_QFILEINFO] = null_op,
-		[OP_QFSINFO] = null_op,
-		[OP_SFILEINFO] = null_op,
-		[OP_FIND] = null_op,
-		[OP_WRITEX] = null_op,
-		[OP_READX] = null_op,
-		[OP_LOCKX] = null_op,
-		[OP_UNLOCKX] = null_op,
-		[OP_FLUSH] = null_op,
-		[OP_SLEEP] = client_op_sleep,
-	},
+	.op =
+		{
+			[OP_NTCREATEX] = null_ntcreatex,
+			[OP_CLOSE] = null_close,
+			[OP_RENAME] = null_op,
+			[OP_UNLINK] = null_op,
+			[OP_DELTREE] = null_op,
+			[OP_RMDIR] = null_op,
+			[OP_MKDIR] = null_op,
+			[OP_QPATHINFO] = null_op,
+			[OP_QFILEINFO] = null_op,
+			[OP_QFSINFO] = null_op,
+			[OP_SFILEINFO] = null_op,
+			[OP_FIND] = null_op,
+			[OP_WRITEX] = null_op,
+			[OP_READX] = null_op,
+			[OP_LOCKX] = null_op,
+			[OP_UNLOCKX] = null_op,
+			[OP_FLUSH] = null_op,
+			[OP_SLEEP] = client_op_sleep,
+		},
 };
