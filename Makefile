@@ -55,10 +55,13 @@ build/%.o: %.c
 # the built-in workload is embedded with .incbin
 build/src/builtin.o: loadfiles/netbench.load
 
-build/tests/test_%: tests/unit/test_%.c $(LIB_OBJ)
+build/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
-	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) \
-		$(LIBS) $(CMOCKA)
+	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
+		-c -o $@ $<
+
+build/tests/test_%: build/tests/unit/test_%.o $(LIB_OBJ)
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(CMOCKA)
 
 build/tools/gen_netbench: tools/gen_netbench.c
 	@mkdir -p $(@D)
