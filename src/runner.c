@@ -357,14 +357,15 @@ static void tick(struct runner *r, uint64_t now)
 		active = cfg->nclients;
 	}
 	if (cfg->machine)
-		printf("@%c@%d@%d@%.2f@%u@%.03f@\n",
+		printf("@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
 		       r->phase == PH_EXECUTE ? 'R' : 'W', active,
-		       (int)(lines / (uint64_t)cfg->nclients), mbs,
+		       lines / (uint64_t)cfg->nclients, mbs,
 		       (unsigned int)t, (double)lat / 1e6);
 	else
-		printf("%4d  %8d  %7.2f MB/sec  %s %3.0f sec  latency %.03f "
-		       "ms\n",
-		       active, (int)(lines / (uint64_t)cfg->nclients), mbs,
+		/* dbench's "%8d", without its int overflow on long runs */
+		printf("%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
+		       "latency %.03f ms\n",
+		       active, lines / (uint64_t)cfg->nclients, mbs,
 		       r->phase == PH_EXECUTE ? "execute" : "warmup", t,
 		       (double)lat / 1e6);
 }

@@ -1,0 +1,338 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# vs-dbench.sh: dbench-ng against Debian's dbench 4.0, same loadfile
+# (/usr/share/dbench/client.txt), same private tmpfs, so that the file
+# system costs almost nothing and what is compared is the benchmark
+# programs themselves.
+#
+# What it measures, for each client count in $CLIENTS:
+#   - lines/s: loadfile lines (= operations: client.txt has one op a line)
+#     per second over all clients, during the EXECUTE phase only.  dbench
+#     4.0 has no --warmup (its warmup is timelimit/5) while dbench-ng runs
+#     with --warmup 2, so rates are taken from the progress lines, not from
+#     the whole run:
+#
+#         lines/s = (lines column at the last execute line
+#                    - lines column at the first execute line) * clients
+#                   / (seconds between those two lines)
+#
+#     The lines column is cumulative per client since the start in both
+#     programs, and the progress lines come once a second, so this is
+#     immune to how long each program's warmup, start-up and cleanup take.
+#     (The alternative, sum of the per-op table Counts / SECS, is printed
+#     as a cross-check; it is wrong by up to a second's worth of ops when
+#     an execute phase does not last exactly SECS.)
+#   - user and sys CPU seconds per million lines: CPU of the whole process
+#     tree (bash's time keyword, i.e. RUSAGE_CHILDREN; both programs reap
+#     all their children) divided by the total lines of the run, warmup
+#     included since CPU is spent there too: lines column of the last
+#     progress line * clients.  Ops done after that last line (about one
+#     second's worth) are not counted, which inflates both programs' figures
+#     by roughly 1/(warmup+SECS) alike; the ratio is unaffected.
+#   - dbench-ng is run from a copy in the results directory, so that a
+#     rebuild during the run cannot mix two binaries.
+#   - the two programs run alternately (dbench, dbench-ng, dbench, ...),
+#     ROUNDS times each, so slow drifts of the machine hit both.  Medians
+#     are reported, and every round's value so noise is visible.
+#
+# How to read it: "ng/dbench" > 1 for lines/s means dbench-ng replays the
+# loadfile faster (goal at 1 client: >= 1.4); < 1 for the CPU rows means
+# dbench-ng needs less CPU per line.  With more clients than cores (4 on a
+# 2-core machine) both programs saturate the CPUs and the comparison is one
+# of CPU efficiency.  Results on a busy machine are noisy: look at the
+# spread of the rounds before believing a ratio to better than ~5%.
+#
+# Afterwards the harness cost of dbench-ng alone is measured with the null
+# backend (bench/null-overhead.sh; ns per loadfile line, goal < 100).
+#
+# Run:   sudo bench/vs-dbench.sh          (or: make bench)
+# Environment (defaults in brackets):
+#   CLIENTS ["1 4"]  SECS [20]  ROUNDS [3]      the comparison
+#   NULL_CLIENTS ["1"]  NULL_SECS [8]  NULL_ROUNDS [3]  SKIP_NULL [0]
+#   RESULTS_DIR [bench/results/<date>-<time>]   raw outputs, CSV, summary
+#   DBENCH [/usr/bin/dbench]  LOADFILE [/usr/share/dbench/client.txt]
+#   DBENCH_NG [./dbench-ng]  TMPFS_SIZE [4G]
+# Default run: about 2 * ROUNDS * (2*SECS + 9) + NULL_ROUNDS * (NULL_SECS
+# + 4) seconds, i.e. ~5.5 minutes.
+#
+# As root it mounts a private tmpfs on a mktemp -d directory
+# (/tmp/dbng-bench.XXXXXX, device name "dbng-bench"); otherwise it falls
+# back to a directory in /dev/shm.  Either is removed on every exit path.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+
+CLIENTS=${CLIENTS:-1 4}
+SECS=${SECS:-20}
+ROUNDS=${ROUNDS:-3}
+SKIP_NULL=${SKIP_NULL:-0}
+DBENCH=${DBENCH:-/usr/bin/dbench}
+LOADFILE=${LOADFILE:-/usr/share/dbench/client.txt}
+DBENCH_NG=${DBENCH_NG:-$top/dbench-ng}
+TMPFS_SIZE=${TMPFS_SIZE:-4G}
+RESULTS_DIR=${RESULTS_DIR:-$here/results/$(date +%Y%m%d-%H%M%S)}
+NG_WARMUP=2
+
+# ---------------------------------------------------------------- checks
+
+if [ ! -x "$DBENCH" ] || [ ! -r "$LOADFILE" ]; then
+	cat >&2 <<EOF
+vs-dbench.sh: needs dbench 4.0 ($DBENCH) and its loadfile ($LOADFILE).
+On Debian or Ubuntu install them with:
+
+    sudo apt-get install dbench
+
+(or point DBENCH= and LOADFILE= at another dbench 4.0 build).
+EOF
+	exit 2
+fi
+if [ ! -x "$DBENCH_NG" ]; then
+	echo "vs-dbench.sh: $DBENCH_NG not found; build it with 'make'" >&2
+	exit 2
+fi
+case "$SECS" in
+'' | *[!0-9]*) echo "vs-dbench.sh: SECS must be a number" >&2; exit 2 ;;
+esac
+if [ "$SECS" -lt 5 ]; then
+	echo "vs-dbench.sh: SECS must be at least 5 (dbench 4.0 warms up" \
+	     "for SECS/5 and needs two execute lines)" >&2
+	exit 2
+fi
+
+# --------------------------------------------------- scratch, cleanup
+
+# Each run is a background job in its own process group (set -m): an
+# interrupt makes 'wait' return at once, and the trap can stop the whole
+# tree of the running benchmark before unmounting.
+set -m
+job=
+mnt=
+mounted=0
+
+cleanup() {
+	set +e
+	if [ -n "$job" ] && kill -0 -- "-$job" 2>/dev/null; then
+		kill -TERM -- "-$job" 2>/dev/null
+		for _ in $(seq 100); do
+			kill -0 -- "-$job" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$job" 2>/dev/null
+		wait "$job" 2>/dev/null
+	fi
+	job=
+	if [ "$mounted" = 1 ]; then
+		if ! umount "$mnt" 2>/dev/null; then
+			sleep 1
+			umount "$mnt" 2>/dev/null || umount -l "$mnt"
+		fi
+		mounted=0
+	fi
+	if [ -n "$mnt" ]; then
+		rm -rf "$mnt"
+		mnt=
+	fi
+}
+trap cleanup EXIT
+trap 'echo "vs-dbench.sh: interrupted, cleaning up" >&2; exit 130' INT
+trap 'echo "vs-dbench.sh: terminated, cleaning up" >&2; exit 143' TERM
+
+mkdir -p "$RESULTS_DIR"
+# Run a private copy of the binary, kept with the results: a concurrent
+# 'make' must not swap it between rounds.
+cp "$DBENCH_NG" "$RESULTS_DIR/dbench-ng"
+DBENCH_NG_ORIG=$DBENCH_NG
+DBENCH_NG=$RESULTS_DIR/dbench-ng
+summary=$RESULTS_DIR/summary.txt
+: >"$summary"
+say() { printf '%s\n' "$*" | tee -a "$summary"; }
+
+if [ "$(id -u)" = 0 ]; then
+	mnt=$(mktemp -d /tmp/dbng-bench.XXXXXX)
+	if mount -t tmpfs -o "size=$TMPFS_SIZE,mode=0755" dbng-bench "$mnt"; then
+		mounted=1
+		fs_note="private tmpfs ($TMPFS_SIZE) on $mnt"
+	else
+		rmdir "$mnt"
+		mnt=
+	fi
+fi
+if [ -z "$mnt" ]; then
+	mnt=$(mktemp -d /dev/shm/dbng-bench.XXXXXX)
+	fs_note="$mnt (NOTE: not root or mount failed, so /dev/shm instead of a private tmpfs; it is shared with other users of /dev/shm)"
+fi
+
+# ------------------------------------------------------------- helpers
+
+# run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT, "real user
+# sys" seconds of its whole process tree to TIMEFILE.
+run_timed() {
+	local out=$1 tf=$2 rc=0
+	shift 2
+	( TIMEFORMAT='%3R %3U %3S'
+	  { time "$@" >"$out" 2>&1 </dev/null; } 2>"$tf" ) &
+	job=$!
+	wait "$job" || rc=$?
+	job=
+	return $rc
+}
+
+# parse OUT: "first_s first_lines last_s last_lines table_sum mbs last_lines_any"
+parse() {
+	awk '
+	$4 == "MB/sec" { any = $2 }
+	$4 == "MB/sec" && $5 == "execute" {
+		if (!n++) { fs = $6; fl = $2 }
+		ls = $6; ll = $2
+	}
+	/^ Operation +Count +AvgLat +MaxLat/ { t = 1; next }
+	t && /^ *-+ *$/ { next }
+	t && NF == 0 { t = 0 }
+	t && NF >= 2 { sum += $2 }
+	/^Throughput / { mbs = $2 }
+	END {
+		if (n < 2 || ll <= fl || ls <= fs) exit 1
+		print fs, fl, ls, ll, sum + 0, mbs + 0, any
+	}' "$1"
+}
+
+median() {
+	printf '%s\n' "$@" | sort -g |
+		awk '{ v[NR] = $1 }
+		     END { if (NR % 2) print v[(NR + 1) / 2]
+			   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# ------------------------------------------------------------ the runs
+
+csv=$RESULTS_DIR/runs.csv
+echo "prog,clients,round,exec_s,exec_lines,lines_per_s,table_ops,table_lines_per_s,mb_s,total_lines,real_s,user_s,sys_s,user_s_per_mline,sys_s_per_mline" >"$csv"
+
+{
+	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kernel:  $(uname -r)"
+	echo "cpu:     $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "nproc:   $(nproc)"
+	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
+	echo "dbench:  $DBENCH ($(dpkg-query -W -f '${Package} ${Version}' dbench 2>/dev/null || echo version unknown))"
+	echo "ng:      $DBENCH_NG_ORIG ($("$DBENCH_NG" --version 2>&1 | head -1)), copied to $DBENCH_NG"
+	echo "ng sha256: $(sha256sum <"$DBENCH_NG" | cut -d' ' -f1)"
+	echo "git:     $(git -C "$top" describe --always --dirty 2>/dev/null || echo n/a)"
+	echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$RESULTS_DIR/env.txt"
+
+say "dbench 4.0 vs dbench-ng, loadfile $LOADFILE"
+say "scratch: $fs_note"
+say "$ROUNDS rounds alternating dbench / dbench-ng, -t $SECS (dbench 4.0 warms up $((SECS / 5)) s, dbench-ng --warmup $NG_WARMUP)"
+others() { pgrep -c '^(dbench|dbench-ng)$' || true; }
+say "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), other dbench/dbench-ng processes: $(others) (other activity adds noise)"
+say "results: $RESULTS_DIR"
+
+# one_run PROG N ROUND: runs it, appends to the CSV, sets the globals
+# LPS (lines/s), UPM and SPM (user and sys s per million lines)
+one_run() {
+	local prog=$1 n=$2 r=$3 out tf p fs fl ls ll ts mbs any real us ss res
+	out=$RESULTS_DIR/$prog-c$n-r$r.out
+	tf=$RESULTS_DIR/$prog-c$n-r$r.time
+	rm -rf "${mnt:?}/clients"
+	if [ "$prog" = dbench ]; then
+		set -- "$DBENCH" -c "$LOADFILE" -t "$SECS" -D "$mnt" "$n"
+	else
+		set -- "$DBENCH_NG" -c "$LOADFILE" -t "$SECS" \
+			--warmup "$NG_WARMUP" -D "$mnt" "$n"
+	fi
+	echo "$*" >"$out.cmd"
+	printf '  %-9s %d client(s) round %d ... ' "$prog" "$n" "$r" >&2
+	if ! run_timed "$out" "$tf" "$@"; then
+		echo "FAILED" >&2
+		echo "vs-dbench.sh: '$*' failed, output in $out:" >&2
+		tail -20 "$out" >&2
+		exit 1
+	fi
+	if ! p=$(parse "$out"); then
+		echo "no execute lines" >&2
+		echo "vs-dbench.sh: fewer than two execute lines in $out" >&2
+		exit 1
+	fi
+	read -r fs fl ls ll ts mbs any <<<"$p"
+	read -r real us ss <"$tf"
+	res=$(awk -v fs="$fs" -v fl="$fl" -v ls="$ls" \
+		-v ll="$ll" -v ts="$ts" -v mbs="$mbs" -v any="$any" -v n="$n" \
+		-v secs="$SECS" -v real="$real" -v us="$us" -v ss="$ss" \
+		-v pre="$prog,$n,$r" -v csv="$csv" 'BEGIN {
+		lps = (ll - fl) * n / (ls - fs)
+		tot = any * n
+		upm = us / (tot / 1e6); spm = ss / (tot / 1e6)
+		printf "%s,%d,%d,%.0f,%d,%.0f,%s,%d,%s,%s,%s,%.4f,%.4f\n",
+		       pre, ls - fs, (ll - fl) * n, lps, ts, ts / secs, mbs,
+		       tot, real, us, ss, upm, spm >> csv
+		printf "%.0f,%.4f,%.4f\n", lps, upm, spm
+	}')
+	IFS=, read -r LPS UPM SPM <<<"$res"
+	printf '%8.0f lines/s  user %.3f sys %.3f s/Mline\n' "$LPS" "$UPM" "$SPM" >&2
+}
+
+for n in $CLIENTS; do
+	say ""
+	say "-- $n client(s): running ($ROUNDS rounds, ~$((ROUNDS * (2 * SECS + 9))) s)"
+	d_lps=() d_upm=() d_spm=() g_lps=() g_upm=() g_spm=()
+	for r in $(seq "$ROUNDS"); do
+		one_run dbench "$n" "$r"
+		d_lps+=("$LPS") d_upm+=("$UPM") d_spm+=("$SPM")
+		one_run ng "$n" "$r"
+		g_lps+=("$LPS") g_upm+=("$UPM") g_spm+=("$SPM")
+	done
+	dl=$(median "${d_lps[@]}") gl=$(median "${g_lps[@]}")
+	du=$(median "${d_upm[@]}") gu=$(median "${g_upm[@]}")
+	ds=$(median "${d_spm[@]}") gs=$(median "${g_spm[@]}")
+	# cross-check: per-op table Count sums / SECS, medians
+	mapfile -t d_tab < <(awk -F, -v n="$n" '$1 == "dbench" && $2 == n { print $8 }' "$csv")
+	mapfile -t g_tab < <(awk -F, -v n="$n" '$1 == "ng" && $2 == n { print $8 }' "$csv")
+	dt=$(median "${d_tab[@]}") gt=$(median "${g_tab[@]}")
+	goal=
+	if [ "$n" = 1 ]; then
+		if awk -v r="$(ratio "$gl" "$dl")" 'BEGIN { exit !(r >= 1.4) }'; then
+			goal="  goal >= 1.40: MET"
+		else
+			goal="  goal >= 1.40: NOT MET"
+		fi
+	fi
+	say ""
+	say "== $n client(s), medians of $ROUNDS rounds, execute phase, -t $SECS"
+	say "$(printf '   %-28s %12s %12s %10s' '' 'dbench 4.0' 'dbench-ng' 'ng/dbench')"
+	say "$(printf '   %-28s %12.0f %12.0f %10s%s' 'lines/s' "$dl" "$gl" "$(ratio "$gl" "$dl")" "$goal")"
+	say "$(printf '   %-28s %12.3f %12.3f %10s' 'user CPU s per M lines' "$du" "$gu" "$(ratio "$gu" "$du")")"
+	say "$(printf '   %-28s %12.3f %12.3f %10s' 'sys CPU s per M lines' "$ds" "$gs" "$(ratio "$gs" "$ds")")"
+	say "$(printf '   %-28s %12.0f %12.0f %10s' '(check: table Count / SECS)' "$dt" "$gt" "$(ratio "$gt" "$dt")")"
+	say "   rounds lines/s     dbench 4.0: ${d_lps[*]}"
+	say "                      dbench-ng:  ${g_lps[*]}"
+	say "   rounds user s/Ml   dbench 4.0: ${d_upm[*]}"
+	say "                      dbench-ng:  ${g_upm[*]}"
+	say "   rounds sys s/Ml    dbench 4.0: ${d_spm[*]}"
+	say "                      dbench-ng:  ${g_spm[*]}"
+done
+
+echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS_DIR/env.txt"
+say ""
+say "load average at end: $(cut -d' ' -f1-3 /proc/loadavg), other dbench/dbench-ng processes: $(others)"
+
+# ------------------------------------------------- null-backend overhead
+
+if [ "$SKIP_NULL" != 1 ]; then
+	say ""
+	run_timed "$RESULTS_DIR/null-overhead.log" "$RESULTS_DIR/null-overhead.time" \
+		env RESULTS_DIR="$RESULTS_DIR" DBENCH_NG="$DBENCH_NG" \
+		LOADFILE="$LOADFILE" "$here/null-overhead.sh" || {
+		echo "vs-dbench.sh: null-overhead.sh failed:" >&2
+		cat "$RESULTS_DIR/null-overhead.log" >&2
+		exit 1
+	}
+	tee -a "$summary" <"$RESULTS_DIR/null-overhead.log"
+fi
+say ""
+say "summary: $summary"
