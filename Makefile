@@ -35,7 +35,7 @@ Q_CC = @echo '  CC      $@';
 Q_LD = @echo '  LD      $@';
 endif
 
-.PHONY: all deps deps-check run check bench install clean format lint
+.PHONY: all deps deps-check run check bench install clean format lint workload
 
 all: $(PROG)
 
@@ -83,7 +83,7 @@ run: deps
 # Build everything and run every test; the last line is
 # "check: N passed, N failed, N skipped".
 check: deps-check
-	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN)
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) build/tools/gen_netbench
 	@tests/run.sh $(UT_BIN) tests/cli/*.sh
 
 bench: deps-check $(PROG)
