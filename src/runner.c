@@ -154,6 +154,28 @@ static void set_stop(struct runner *r, enum stop_reason why)
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
+/* The message for process @p killed by @sig: which clients, and the op
+ * each was running (loadfile line) when it died. */
+static void describe_death(struct runner *r, int p, pid_t pid, int sig,
+			   char *buf)
+{
+	int cpp = r->cfg->cpp, n;
+
+	n = snprintf(buf, SLOT_MSG, "client process %d (pid %d) was killed "
+		     "by signal %d (%s)", p, (int)pid, sig, strsignal(sig));
+	for (int i = p * cpp; i < (p + 1) * cpp && n > 0 && n < SLOT_MSG; i++) {
+		const struct client_slot *s = slot(r, i);
+		const struct program *prog = r->progs[i % r->nprogs];
+		const struct lf_op *op = &prog->ops[s->cur_op];
+
+		if (s->state != SLOT_RUNNING)
+			continue;
+		n += snprintf(buf + n, SLOT_MSG - (size_t)n,
+			      "; client %d was running %s at %s:%u", i,
+			      op_info[op->type].keyword, prog->name, op->line);
+	}
+}
+
 /* Reap every child that has exited; note failures. */
 static void reap(struct runner *r)
 {
@@ -175,12 +197,8 @@ static void reap(struct runner *r)
 		r->failed = true;
 		set_stop(r, STOP_FAILED);
 		if (WIFSIGNALED(st) && r->ndeaths < 4)
-			snprintf(r->deaths[r->ndeaths++], SLOT_MSG,
-				 "client process %d (clients %d..%d, pid %d) "
-				 "was killed by signal %d (%s)",
-				 p, p * r->cfg->cpp, (p + 1) * r->cfg->cpp - 1,
-				 (int)pid, WTERMSIG(st),
-				 strsignal(WTERMSIG(st)));
+			describe_death(r, p, pid, WTERMSIG(st),
+				       r->deaths[r->ndeaths++]);
 	}
 }
 

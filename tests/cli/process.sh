@@ -18,7 +18,7 @@ start() {
 	PID=$!
 	set +m
 	for _ in $(seq 100); do
-		grep -q "execute\|warmup" "$TMP/out" 2>/dev/null && break
+		grep -q " sec  latency " "$TMP/out" 2>/dev/null && break
 		sleep 0.1
 	done
 	KIDS=$(pgrep -P "$PID" | tr '\n' ' ')
@@ -51,7 +51,7 @@ kill -KILL "$victim"
 finish
 [ $RC = 1 ] || fail "exit $RC after a client died, expected 1"
 [ $ELAPSED_MS -lt 2000 ] || fail "took $ELAPSED_MS ms to notice a dead client"
-grep -q "pid $victim) was killed by signal 9" "$TMP/err" ||
+grep -Eq "pid $victim\) was killed by signal 9 \(Killed\); client [0-2] was running [A-Za-z_]+ at $LF:[0-9]+" "$TMP/err" ||
 	fail "message does not name the dead client: $(cat "$TMP/err")"
 gone $KIDS
 [ ! -e "$D/clients" ] || fail "client trees left: $(ls -R "$D")"
