@@ -10,7 +10,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1
 
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
-override CPPFLAGS += -Isrc -D_GNU_SOURCE -DDBNG_VERSION='"$(VERSION)"' -MMD -MP
+override CPPFLAGS += -Isrc -D_GNU_SOURCE -MMD -MP
 ifdef WERROR
 override CFLAGS += -Werror
 endif
@@ -51,6 +51,14 @@ $(PROG): $(OBJ)
 build/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# the version is compiled into version.o only, rebuilt when it changes
+build/version.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+build/src/version.o: build/version.txt
+build/src/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+FORCE:
 
 # the built-in workload is embedded with .incbin
 build/src/builtin.o: loadfiles/netbench.load

@@ -176,6 +176,22 @@ no_handle(struct client *cl, const struct lf_op *op)
 
 /* ------------------------------ pacing --------------------------------- */
 
+/* Sleep until @ns, in slices, so that a stop (time limit, Ctrl-C) is seen
+ * within 50 ms even in the middle of a long Sleep or pacing wait. */
+static void sleep_until(struct client *cl, uint64_t ns)
+{
+	uint64_t now = clock_ns();
+
+	while (now < ns && !cl->hdr->stop) {
+		uint64_t step = ns - now;
+
+		if (step > 50 * NSEC_PER_MSEC)
+			step = 50 * NSEC_PER_MSEC;
+		clock_sleep_until(now + step);
+		now = clock_ns();
+	}
+}
+
 static inline void note_latency(struct client_slot *s, uint64_t ns)
 {
 	if (ns > s->tick_max_ns)
@@ -192,7 +208,7 @@ static void pace_rate(struct client *cl)
 		delay = (double)(cl->pace_bytes - cl->rate_bytes) / rate -
 			(double)(now - cl->rate_ns) / 1e9;
 		if (delay > 0) {
-			clock_sleep_until(now + (uint64_t)(delay * 1e9));
+			sleep_until(cl, now + (uint64_t)(delay * 1e9));
 			now = clock_ns();
 		} else {
 			note_latency(cl->slot, (uint64_t)(-delay * 1e9));
@@ -208,16 +224,15 @@ static void pace_timestamp(struct client *cl, const struct lf_op *op)
 	uint64_t due = cl->pass_start_ns + op->ts_ns, now = clock_ns();
 
 	if (now < due)
-		clock_sleep_until(due);
+		sleep_until(cl, due);
 	else
 		note_latency(cl->slot, now - due);
 }
 
 int client_op_sleep(struct client *cl, const struct lf_op *op)
 {
-	(void)cl;
 	if (op->arg[0] > 0)
-		clock_sleep_until(clock_ns() +
+		sleep_until(cl, clock_ns() +
 				  (uint64_t)op->arg[0] * NSEC_PER_USEC);
 	return 0;
 }

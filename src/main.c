@@ -107,7 +107,7 @@ static int cmd_run(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("dbench-ng version %s - compatible with dbench 4.00\n\n",
-	       DBNG_VERSION);
+	       dbng_version);
 	printf("Running for %d seconds with load '%s' and minimum warmup %d "
 	       "secs\n",
 	       cfg.timelimit, cfg.loadfile, cfg.warmup);

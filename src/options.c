@@ -239,7 +239,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			opt_usage(stdout);
 			return OPT_EXIT_OK;
 		case O_VERSION:
-			printf("dbench-ng %s\n", DBNG_VERSION);
+			printf("dbench-ng %s\n", dbng_version);
 			return OPT_EXIT_OK;
 		case ':':
 			fprintf(stderr,

@@ -84,11 +84,13 @@ void report_text(FILE *f, const struct result *r)
 {
 	const struct config *cfg = r->cfg;
 
-	if (r->interrupted)
-		fprintf(f,
-			"Interrupted by signal %d after %.1f s of "
-			"measurement: partial results\n\n",
-			r->interrupted, r->measured_s);
+	if (r->interrupted && r->measured_s > 0)
+		fprintf(f, "Interrupted by signal %d after %.1f s of "
+			"measurement: partial results\n\n", r->interrupted,
+			r->measured_s);
+	else if (r->interrupted)
+		fprintf(f, "Interrupted by signal %d during the warmup: the "
+			"figures below are of the warmup\n\n", r->interrupted);
 	if (!cfg->machine && !cfg->no_percentiles)
 		percentile_table(f, r->total);
 	if (r->nwarn && !cfg->machine)

@@ -53,6 +53,7 @@ struct runner {
 	pid_t parent;
 	int interrupted;	  /* first SIGINT/SIGTERM/SIGHUP */
 	bool failed;		  /* a child failed or died */
+	bool killed;		  /* we sent SIGKILL after a second signal */
 	char deaths[4][SLOT_MSG]; /* children that died without a message */
 	int ndeaths;
 
@@ -194,6 +195,8 @@ static void reap(struct runner *r)
 		r->nalive--;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
+		if (r->killed && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			continue;	/* we killed it: an interrupted run */
 		r->failed = true;
 		set_stop(r, STOP_FAILED);
 		if (WIFSIGNALED(st) && r->ndeaths < 4)
@@ -217,6 +220,7 @@ static void drain_signals(struct runner *r)
 			set_stop(r, STOP_SIGNAL);
 		} else {
 			/* a second signal: do not wait for stuck clients */
+			r->killed = true;
 			kill_all(r, SIGKILL);
 		}
 	}
@@ -536,6 +540,13 @@ static void run_phases(struct runner *r)
 	}
 	if (cfg->show_exec_time)
 		drain_passes(r);
+	for (int i = 0; i < cfg->nclients; i++) {
+		if (slot(r, i)->pass_dropped)
+			fprintf(stderr, "dbench-ng: client %d: %" PRIu64 " pass "
+				"times not printed (more than %d passes in a "
+				"second)\n", i, (uint64_t)slot(r, i)->pass_dropped,
+				PASS_RING);
+	}
 	print_cleanup(r, (double)(clock_ns() - r->phase_start) / 1e9);
 }
 

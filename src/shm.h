@@ -32,7 +32,7 @@ enum slot_state {
 };
 
 #define SLOT_MSG  512
-#define PASS_RING 256
+#define PASS_RING 4096 /* passes a client may finish between two ticks */
 
 struct pass_rec {
 	uint32_t ms;	/* duration of the pass */

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* version.h - the version string, set by the Makefile from git. */
+/* version.h - the version string, from git describe at build time. */
 #ifndef DBNG_VERSION_H
 #define DBNG_VERSION_H
 
-#ifndef DBNG_VERSION
-#define DBNG_VERSION "0.1"
-#endif
+extern const char dbng_version[];
 
 #endif

@@ -17,7 +17,7 @@ start() {
 	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	set +m
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		grep -q " sec  latency " "$TMP/out" 2>/dev/null && break
 		sleep 0.1
 	done
@@ -59,7 +59,7 @@ echo "ok: $(cat "$TMP/err") (${ELAPSED_MS} ms)"
 
 for sig in INT TERM; do
 	note "SIG$sig to the parent"
-	start -t 60 -c "$LF" -D "$D" 2
+	start -t 60 --warmup 1 -c "$LF" -D "$D" 2
 	sleep 1.5
 	kill -$sig "$PID"
 	finish
@@ -96,4 +96,51 @@ gone $KIDS
 	fail "orphaned clients left trees: $(ls "$D/clients")"
 echo "ok: clients of a killed parent exited and cleaned up"
 
+note "a second SIGINT kills clients stuck in an op: still exit 130, results"
+# every client blocks in LockX on a lock another dbench-ng holds
+cat >"$TMP/stuck.load" <<'X'
+NTCreateX "\clients\lockfile" 0x40 0x1 1 NT_STATUS_OK
+LockX 1 0 1 NT_STATUS_OK
+UnlockX 1 0 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+X
+# the lock holder: another dbench-ng that takes the lock and sleeps
+cat >"$TMP/holder.load" <<'X'
+NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
+LockX 1 0 1 NT_STATUS_OK
+Sleep 60000000 NT_STATUS_OK
+X
+"$DBNG" -t 60 --warmup 0 -c "$TMP/holder.load" -D "$D" 1 >/dev/null 2>&1 &
+LOCKER=$!
+at_exit "kill $LOCKER"
+sleep 1
+start -t 60 --warmup 0 -c "$TMP/stuck.load" -D "$D" 2
+kill -INT "$PID"
+sleep 1
+kill -0 "$PID" 2>/dev/null || fail "the run ended although its clients are stuck in LockX"
+kill -INT "$PID"
+finish
+kill "$LOCKER"
+[ $RC = 130 ] || fail "exit $RC after two SIGINTs, expected 130: $(cat "$TMP/err")"
+tail -1 "$TMP/out" | grep -q "^Throughput" || fail "no results after two SIGINTs"
+gone $KIDS
+[ -z "$(ls "$D/clients" | grep client)" ] || fail "trees left after two SIGINTs: $(find "$D")"
+wait "$LOCKER"
+echo "ok: two SIGINTs -> exit 130, results printed"
+
+note "a long Sleep does not delay the end of the run"
+printf 'Sleep 30000000 NT_STATUS_OK\n' >"$TMP/sleep.load"
+t0=$(date +%s%N)
+expect_rc 0 "$DBNG" -t 2 --warmup 0 -c "$TMP/sleep.load" -D "$D" 1 >"$TMP/out"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $ms -lt 4000 ] || fail "a 30 s Sleep delayed a 2 s run to $ms ms"
+echo "ok: -t 2 with a 30 s Sleep took $ms ms"
+
+note "SIGINT during the warmup says so"
+start -t 60 --warmup 30 -c "$LF" -D "$D" 1
+kill -INT "$PID"
+finish
+[ $RC = 130 ] || fail "exit $RC"
+grep -q "^Interrupted by signal 2 during the warmup" "$TMP/out" ||
+	fail "warmup interruption not marked: $(head -20 "$TMP/out")"
 echo "all process checks passed"

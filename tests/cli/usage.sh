@@ -67,7 +67,7 @@ for o in -t --warmup -c -D -B -R -s -S -F -x --no-resolve --stat-check \
 	--skip-cleanup --per-client-results --show-execute-time \
 	--machine-readable; do
 	grep -q -- "$o" "$TMP/help" || fail "--help does not mention $o"
-	grep -q -- "${o//-/\\-}" "$ROOT/docs/dbench-ng.1" ||
+	grep -qF -- "${o//-/\\-}" "$ROOT/docs/dbench-ng.1" ||
 		fail "man page does not mention $o"
 done
 expect_rc 0 "$DBNG" --version >"$TMP/ver"
