@@ -7,12 +7,12 @@ set -e
 what=${1:-build}
 
 # build: compiler, pkg-config, libraries linked into dbench-ng
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
-	# loop-mounted tests, FUSE for the fault-injection filesystem
+	# the loop-mounted tests, mount/losetup, pgrep
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
-	      libfuse3-dev fuse3 attr util-linux procps"
+	      util-linux procps"
 fi
 
 missing=""
