@@ -84,43 +84,7 @@ trap cleanup EXIT
 trap 'echo "null-overhead.sh: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
-# run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT; "real user sys"
-# seconds of the whole process tree (bash's time keyword: RUSAGE_CHILDREN,
-# every process here is reaped by its parent) to TIMEFILE.
-run_timed() {
-	local out=$1 tf=$2 rc=0
-	shift 2
-	( TIMEFORMAT='%3R %3U %3S'
-	  { time "$@" >"$out" 2>&1 </dev/null; } 2>"$tf" ) &
-	job=$!
-	wait "$job" || rc=$?
-	job=
-	return $rc
-}
-
-# parse OUT: "first_s first_lines last_s last_lines table_sum"
-parse() {
-	awk '
-	$4 == "MB/sec" && $5 == "execute" {
-		if (!n++) { fs = $6; fl = $2 }
-		ls = $6; ll = $2
-	}
-	/^ Operation +Count +AvgLat +MaxLat/ { t = 1; next }
-	t && /^ *-+ *$/ { next }
-	t && NF == 0 { t = 0 }
-	t && NF >= 2 { sum += $2 }
-	END {
-		if (n < 2 || ll <= fl || ls <= fs) exit 1
-		print fs, fl, ls, ll, sum + 0
-	}' "$1"
-}
-
-median() {
-	printf '%s\n' "$@" | sort -g |
-		awk '{ v[NR] = $1 }
-		     END { if (NR % 2) print v[(NR + 1) / 2]
-			   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$RESULTS_DIR"
 work=$(mktemp -d /tmp/dbng-null.XXXXXX)
@@ -146,7 +110,7 @@ for n in $NULL_CLIENTS; do
 			echo "null-overhead.sh: no execute lines in $out" >&2
 			exit 1
 		fi
-		read -r fs fl ls ll tsum <<<"$p"
+		read -r fs fl ls ll tsum _ _ <<<"$p"
 		read -r _ us ss <"$tf"
 		# lines column of the last progress line of any kind
 		last=$(awk '$4 == "MB/sec" { l = $2 } END { print l + 0 }' "$out")

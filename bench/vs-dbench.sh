@@ -167,44 +167,7 @@ fi
 
 # ------------------------------------------------------------- helpers
 
-# run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT, "real user
-# sys" seconds of its whole process tree to TIMEFILE.
-run_timed() {
-	local out=$1 tf=$2 rc=0
-	shift 2
-	( TIMEFORMAT='%3R %3U %3S'
-	  { time "$@" >"$out" 2>&1 </dev/null; } 2>"$tf" ) &
-	job=$!
-	wait "$job" || rc=$?
-	job=
-	return $rc
-}
-
-# parse OUT: "first_s first_lines last_s last_lines table_sum mbs last_lines_any"
-parse() {
-	awk '
-	$4 == "MB/sec" { any = $2 }
-	$4 == "MB/sec" && $5 == "execute" {
-		if (!n++) { fs = $6; fl = $2 }
-		ls = $6; ll = $2
-	}
-	/^ Operation +Count +AvgLat +MaxLat/ { t = 1; next }
-	t && /^ *-+ *$/ { next }
-	t && NF == 0 { t = 0 }
-	t && NF >= 2 { sum += $2 }
-	/^Throughput / { mbs = $2 }
-	END {
-		if (n < 2 || ll <= fl || ls <= fs) exit 1
-		print fs, fl, ls, ll, sum + 0, mbs + 0, any
-	}' "$1"
-}
-
-median() {
-	printf '%s\n' "$@" | sort -g |
-		awk '{ v[NR] = $1 }
-		     END { if (NR % 2) print v[(NR + 1) / 2]
-			   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. "$(dirname "$0")/lib.sh"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
@@ -229,7 +192,7 @@ echo "prog,clients,round,exec_s,exec_lines,lines_per_s,table_ops,table_lines_per
 say "dbench 4.0 vs dbench-ng, loadfile $LOADFILE"
 say "scratch: $fs_note"
 say "$ROUNDS rounds alternating dbench / dbench-ng, -t $SECS (dbench 4.0 warms up $((SECS / 5)) s, dbench-ng --warmup $NG_WARMUP)"
-others() { pgrep -c '^(dbench|dbench-ng)$' || true; }
+others() { pgrep -c '^dbench(-ng)?$' || true; }
 say "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), other dbench/dbench-ng processes: $(others) (other activity adds noise)"
 say "results: $RESULTS_DIR"
 

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Helpers shared by the benchmark scripts: source it.  Uses the caller's
+# variable "job" (the pgid of the run in flight, for the exit traps).
+
+# run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT; "real user sys"
+# seconds of its whole process tree (bash's time keyword: RUSAGE_CHILDREN,
+# every process here is reaped by its parent) to TIMEFILE.  Runs as a
+# background job in its own process group (set -m by the caller), so a
+# trap can stop the whole tree.
+run_timed() {
+	local out=$1 tf=$2 rc=0
+	shift 2
+	( TIMEFORMAT='%3R %3U %3S'
+	  { time "$@" >"$out" 2>&1 </dev/null; } 2>"$tf" ) &
+	job=$!
+	wait "$job" || rc=$?
+	job=
+	return $rc
+}
+
+# parse OUT: "first_s first_lines last_s last_lines table_sum mbs
+# last_lines_any" from a dbench or dbench-ng output: the seconds and
+# lines-per-client columns of the first and last execute lines, the sum
+# of the table's Count column, the final MB/sec, and the lines column of
+# the last progress line of any phase.  Fails with fewer than two
+# execute lines.
+parse() {
+	awk '
+	$4 == "MB/sec" { any = $2 }
+	$4 == "MB/sec" && $5 == "execute" {
+		if (!n++) { fs = $6; fl = $2 }
+		ls = $6; ll = $2
+	}
+	/^ Operation +Count +AvgLat +MaxLat/ { t = 1; next }
+	t && /^ *-+ *$/ { next }
+	t && NF == 0 { t = 0 }
+	t && NF >= 2 { sum += $2 }
+	/^Throughput / { mbs = $2 }
+	END {
+		if (n < 2 || ll <= fl || ls <= fs) exit 1
+		print fs, fl, ls, ll, sum + 0, mbs + 0, any
+	}' "$1"
+}
+
+# median VALUES...: the median (mean of the middle two for an even count)
+median() {
+	printf '%s\n' "$@" | sort -g |
+		awk '{ v[NR] = $1 }
+		     END { if (NR % 2) print v[(NR + 1) / 2]
+			   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
