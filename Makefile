@@ -19,7 +19,7 @@ override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
-PKGS     := zlib
+PKGS     := zlib jansson
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 

@@ -7,12 +7,13 @@ set -e
 what=${1:-build}
 
 # build: compiler, pkg-config, libraries linked into dbench-ng
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev"
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
-	# the loop-mounted tests, mount/losetup, pgrep
+	# the loop-mounted tests, mount/losetup/findmnt, pgrep, and a
+	# headless browser that renders the HTML report
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
-	      util-linux procps"
+	      util-linux procps chromium"
 fi
 
 missing=""

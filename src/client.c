@@ -268,6 +268,22 @@ static void pass_end(struct client *cl, uint64_t now)
 		cl->done = true;
 }
 
+/* Record one call of @op that started at @t0 and took @d ns. */
+static inline void record(struct client *cl, const struct lf_op *op,
+			  uint64_t t0, uint64_t d)
+{
+	struct client_slot *s = cl->slot;
+	struct hist *h = &s->st.op[op->type];
+
+	if (unlikely(d > h->max || !h->count)) {
+		s->max_start_ns[op->type] = t0;
+		s->max_pc[op->type] = cl->pc;
+	}
+	if (d > s->tick_op_max[op->type])
+		s->tick_op_max[op->type] = d;
+	hist_record(h, d);
+}
+
 /* Run the next line of @cl.  Returns true when the client must stop. */
 static inline bool client_step(struct client *cl)
 {
@@ -304,9 +320,10 @@ static inline bool client_step(struct client *cl)
 		s->gen = cl->gen;
 	}
 	if (likely(op_is_timed(op->type)))
-		hist_record(&s->st.op[op->type], t1 - t0);
+		record(cl, op, t0, t1 - t0);
 	bytes = op->io_bytes[cl->cfg->fake_io];
 	s->bytes += bytes;
+	s->st.bytes[op->type] += bytes;
 	cl->pace_bytes += bytes;
 	s->lines += op->line_delta;
 	if (unlikely(rc || op->expect == LF_EXPECT_FAIL) &&

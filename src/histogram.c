@@ -45,6 +45,21 @@ void hist_add(struct hist *dst, const struct hist *src)
 		dst->bins[i] += src->bins[i];
 }
 
+void hist_sub(struct hist *d, const struct hist *a, const struct hist *b)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
+		d->bins[i] = a->bins[i] > b->bins[i] ? a->bins[i] - b->bins[i] : 0;
+		n += d->bins[i];
+	}
+	d->overflow = a->overflow > b->overflow ? a->overflow - b->overflow : 0;
+	d->count = n + d->overflow;
+	d->sum = a->sum > b->sum ? a->sum - b->sum : 0;
+	d->min = 0;
+	d->max = a->max;
+}
+
 double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;

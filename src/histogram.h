@@ -77,6 +77,14 @@ uint64_t hist_bucket_width(unsigned int i);
 /* hist_add - @dst += @src (exact merge). */
 void hist_add(struct hist *dst, const struct hist *src);
 
+/*
+ * hist_sub - @d = the values in @a that are not in @b, where @a is a later
+ * state of the same cumulative histogram as @b: bins, count and sum are
+ * differences; min is 0 and max is @a's (callers that know the interval's
+ * exact max set it).
+ */
+void hist_sub(struct hist *d, const struct hist *a, const struct hist *b);
+
 /* hist_mean - mean in ns, 0 for an empty histogram. */
 double hist_mean(const struct hist *h);
 

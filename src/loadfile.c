@@ -19,6 +19,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "sha256.h"
+
 #define MAX_TOKENS   8
 #define MAX_PATH_LEN 1024
 #define MAX_NAME_LEN 255
@@ -599,6 +601,7 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 		if (ps.p->nops && ps.p->ops[ps.p->nops - 1].line == ps.line)
 			prev = ps.line;
 	}
+	sha256_hex(data, len, ps.p->sha256);
 	ps.p->nlines = ps.line;
 	ps.p->tail_lines = ps.line - prev;
 	if (!ps.p->nops) {

@@ -69,6 +69,7 @@ struct program {
 	uint32_t max_io; /* largest ReadX/WriteX size */
 	uint32_t op_count[OP_NR];
 	int has_timestamps;
+	char sha256[65];	/* of the loadfile text (after gunzip) */
 };
 
 /*

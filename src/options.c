@@ -27,6 +27,7 @@ enum {
 	O_MACHINE,
 	O_SHOW_EXEC,
 	O_NO_PCT,
+	O_JSON,
 	O_VERSION,
 };
 
@@ -53,6 +54,7 @@ static const struct option long_opts[] = {
 	{"machine-readable", no_argument, NULL, O_MACHINE},
 	{"show-execute-time", no_argument, NULL, O_SHOW_EXEC},
 	{"no-percentiles", no_argument, NULL, O_NO_PCT},
+	{"json", required_argument, NULL, O_JSON},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -92,6 +94,8 @@ OPT_BUILTIN ")\n"
 "      --show-execute-time    print the time of every completed pass\n"
 "      --machine-readable     dbench's colon-separated output\n"
 "      --no-percentiles       omit the percentile table\n"
+"      --json=FILE            write the whole result as JSON to FILE\n"
+"                             (- for stdout; the text then goes to stderr)\n"
 "  -T, --tcp-options=OPTS     accepted for dbench compatibility, ignored\n"
 "  -h, --help                 this text\n"
 "      --version              print the version\n"
@@ -137,6 +141,11 @@ static const char *opt_name(int c, char *buf, size_t len)
 static bool is_long(const char *arg)
 {
 	return !strncmp(arg, "--", 2);
+}
+
+FILE *opt_out(const struct config *cfg)
+{
+	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
 }
 
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
@@ -234,6 +243,11 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case O_NO_PCT:
 			cfg->no_percentiles = true;
+			break;
+		case O_JSON:
+			if (!*optarg)
+				rc = bad_value("--json", optarg, "is empty");
+			cfg->json = optarg;
 			break;
 		case 'h':
 			opt_usage(stdout);

@@ -38,7 +38,12 @@ struct config {
 	bool machine;	      /* --machine-readable */
 	bool show_exec_time;  /* --show-execute-time */
 	bool no_percentiles;  /* --no-percentiles */
+	const char *json;     /* --json FILE ("-": stdout), or NULL */
 };
+
+/* opt_out - where the human-readable output goes: stdout, or stderr when
+ * the JSON result is written to stdout. */
+FILE *opt_out(const struct config *cfg);
 
 enum opt_result {
 	OPT_RUN,     /* run the benchmark */

@@ -10,7 +10,27 @@
 
 struct result;
 
-/* report_text - print the end-of-run report of @r to @f. */
-void report_text(FILE *f, const struct result *r);
+#define REPORT_MAX_PCTS 16
+
+/* Which percentiles the percentile table shows (NULL: 50, 90, 99, 99.9) */
+struct report_pcts {
+	int n;
+	double p[REPORT_MAX_PCTS];
+};
+
+/*
+ * report_pcts_parse - "50,99,99.9" into @out.  0, or -1 with a message in
+ * @err naming the bad item.
+ */
+int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
+		      size_t errlen);
+
+/*
+ * report_text - print the end-of-run report of @r to @f: everything after
+ * the progress lines, starting with a blank line.  The live run and
+ * "dbench-ng report" print it through this one function.
+ */
+void report_text(FILE *f, const struct result *r,
+		 const struct report_pcts *pcts);
 
 #endif

@@ -64,6 +64,14 @@ struct runner {
 	uint64_t worst_ns; /* max of the execute-phase latency samples */
 	double last_tput;  /* MB/s of the last execute line */
 	bool printed_exec;
+
+	/* what goes into the result, and the time series */
+	struct result *res;
+	FILE *out;		/* stdout, or stderr with --json - */
+	uint64_t warmup_end_ns;
+	struct stats *cum_prev;	/* merged counts at the last point */
+	struct stats *cum_now;
+	uint64_t prev_lines, prev_bytes, prev_point_ns;
 };
 
 /* ---------------------------- the children ----------------------------- */
@@ -264,10 +272,10 @@ static int wait_ready(struct runner *r)
 
 		ready = ready_procs(r);
 		if (ready != last || now >= next_print) {
-			printf("%d of %d processes prepared for launch %3.0f "
+			fprintf(r->out, "%d of %d processes prepared for launch %3.0f "
 			       "sec\n",
 			       ready, r->cfg->nprocs, (double)(now - t0) / 1e9);
-			fflush(stdout);
+			fflush(r->out);
 			last = ready;
 			next_print = now + NSEC_PER_SEC;
 		}
@@ -298,7 +306,7 @@ static void drain_passes(struct runner *r)
 		while (s->pass_tail < head) {
 			struct pass_rec *p = &s->pass[s->pass_tail % PASS_RING];
 
-			printf("%4d completed in %u ms at time %u ms\n", i,
+			fprintf(r->out, "%4d completed in %u ms at time %u ms\n", i,
 			       p->ms, p->at_ms);
 			s->pass_tail++;
 		}
@@ -317,10 +325,59 @@ static int clients_not_done(struct runner *r)
 static void print_cleanup(struct runner *r, double t)
 {
 	if (r->cfg->machine)
-		printf("@C@%d@%d@%.2f@%u@%.03f@\n", clients_not_done(r), 0, 0.0,
+		fprintf(r->out, "@C@%d@%d@%.2f@%u@%.03f@\n",
+			clients_not_done(r), 0, 0.0,
 		       (unsigned int)t, 0.0);
 	else
-		printf("%4d  cleanup %3.0f sec\n", clients_not_done(r), t);
+		fprintf(r->out, "%4d  cleanup %3.0f sec\n", clients_not_done(r),
+			t);
+}
+
+/* Add one interval to the time series: lines and bytes done, dbench's
+ * latency figure @lat, and per op the count, exact max and p99 of the
+ * calls that ended in it (from the difference of the merged cumulative
+ * histograms of the clients). */
+static void add_point(struct runner *r, uint64_t now, uint64_t lines,
+		      uint64_t bytes, uint64_t lat)
+{
+	static struct hist d;
+	struct result_point p = {
+		.t = (double)(now - r->shm->hdr.start_ns) / 1e9,
+		.dur = (double)(now - r->prev_point_ns) / 1e9,
+		.warmup = r->phase == PH_WARMUP,
+		.lines = lines - r->prev_lines,
+		.bytes = bytes > r->prev_bytes ? bytes - r->prev_bytes : 0,
+		.latency_ms = (double)lat / 1e6,
+	};
+	struct stats *tmp;
+
+	memset(r->cum_now, 0, sizeof(*r->cum_now));
+	for (int i = 0; i < r->cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+
+		for (int o = 0; o < OP_NR; o++) {
+			uint64_t m = __atomic_exchange_n(&s->tick_op_max[o], 0,
+							 __ATOMIC_RELAXED);
+
+			if (m > p.max_ns[o])
+				p.max_ns[o] = m;
+		}
+		if (s->gen == r->shm->hdr.gen)
+			stats_add(r->cum_now, &s->st);
+	}
+	for (int o = 0; o < OP_NR; o++) {
+		hist_sub(&d, &r->cum_now->op[o], &r->cum_prev->op[o]);
+		d.max = p.max_ns[o];
+		p.count[o] = d.count;
+		p.p99_ns[o] = hist_value_at(&d, 99);
+	}
+	tmp = r->cum_prev;
+	r->cum_prev = r->cum_now;
+	r->cum_now = tmp;
+	r->prev_lines = lines;
+	r->prev_bytes = bytes;
+	r->prev_point_ns = now;
+	result_add_point(r->res, &p);
 }
 
 /* The one-second tick: dbench 4.0's progress logic (compat §3.3). */
@@ -336,10 +393,24 @@ static void tick(struct runner *r, uint64_t now)
 		r->phase = PH_EXECUTE;
 		r->phase_start = now;
 		r->worst_ns = 0;
+		r->warmup_end_ns = now;
 		__atomic_add_fetch(&hdr->gen, 1, __ATOMIC_SEQ_CST);
-		for (int i = 0; i < cfg->nclients; i++)
-			__atomic_exchange_n(&slot(r, i)->tick_max_ns, 0,
+		for (int i = 0; i < cfg->nclients; i++) {
+			struct client_slot *sl = slot(r, i);
+
+			__atomic_exchange_n(&sl->tick_max_ns, 0,
 					    __ATOMIC_RELAXED);
+			for (int o = 0; o < OP_NR; o++)
+				__atomic_exchange_n(&sl->tick_op_max[o], 0,
+						    __ATOMIC_RELAXED);
+		}
+		/* the series counts the execute phase from zero */
+		memset(r->cum_prev, 0, sizeof(*r->cum_prev));
+		r->prev_bytes = 0;
+		r->prev_lines = 0;
+		for (int i = 0; i < cfg->nclients; i++)
+			r->prev_lines += slot(r, i)->lines;
+		r->prev_point_ns = now;
 		return;
 	}
 	if (r->phase == PH_EXECUTE && !hdr->stop && t > cfg->timelimit)
@@ -378,14 +449,15 @@ static void tick(struct runner *r, uint64_t now)
 		r->printed_exec = true;
 		active = cfg->nclients;
 	}
+	add_point(r, now, lines, bytes, lat);
 	if (cfg->machine)
-		printf("@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
+		fprintf(r->out, "@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
 		       r->phase == PH_EXECUTE ? 'R' : 'W', active,
 		       lines / (uint64_t)cfg->nclients, mbs,
 		       (unsigned int)t, (double)lat / 1e6);
 	else
 		/* dbench's "%8d", without its int overflow on long runs */
-		printf("%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
+		fprintf(r->out, "%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
 		       "latency %.03f ms\n",
 		       active, lines / (uint64_t)cfg->nclients, mbs,
 		       r->phase == PH_EXECUTE ? "execute" : "warmup", t,
@@ -394,66 +466,105 @@ static void tick(struct runner *r, uint64_t now)
 
 /* --------------------------- results ----------------------------------- */
 
-static const struct stats empty_stats;
+/* The real path(s) of op @pc of client @id's program, for the result. */
+static char *op_paths(struct runner *r, int id, uint32_t pc)
+{
+	struct client cl = {
+		.id = id,
+		.cfg = r->cfg,
+		.prog = r->progs[id % r->nprogs],
+	};
+	const struct lf_op *op = &cl.prog->ops[pc];
+	char a[1200], b[1200], both[2402];
 
-static int report(struct runner *r)
+	if (op->path[0] == LF_NONE)
+		return NULL;
+	client_path(&cl, op->path[0], a, sizeof(a));
+	if (op->path[1] == LF_NONE)
+		return strdup(a);
+	snprintf(both, sizeof(both), "%s %s", a,
+		 client_path(&cl, op->path[1], b, sizeof(b)));
+	return strdup(both);
+}
+
+static void add_error(struct result *res, const char *msg)
+{
+	if (res->nerrors < RESULT_MAX_MSGS)
+		res->errors[res->nerrors++] = strdup(msg);
+}
+
+/* Merge the client slots into the result: the measured phase only. */
+static int fill_result(struct runner *r)
 {
 	const struct config *cfg = r->cfg;
 	struct shm_hdr *hdr = &r->shm->hdr;
-	struct result res = {.cfg = cfg, .interrupted = r->interrupted};
+	struct result *res = r->res;
 	uint64_t bytes = 0;
-	int rc = 0;
 
-	res.total = calloc(1, sizeof(*res.total));
-	res.clients = calloc((size_t)cfg->nclients, sizeof(*res.clients));
-	if (!res.total || !res.clients) {
-		fprintf(stderr, "dbench-ng: out of memory for the report\n");
-		rc = 3;
-		goto out;
-	}
+	res->status = r->failed ? RESULT_FAILED
+		      : r->interrupted ? RESULT_INTERRUPTED : RESULT_OK;
+	res->signal = r->interrupted;
+	res->has_bins = true;
+	res->nclients = cfg->nclients;
+	res->clients = calloc((size_t)cfg->nclients, sizeof(*res->clients));
+	if (!res->clients)
+		return -1;
 	for (int i = 0; i < cfg->nclients; i++) {
 		struct client_slot *s = slot(r, i);
-		bool current = s->gen == hdr->gen;
+		struct result_client *rc = &res->clients[i];
 
-		res.clients[i].lines = s->lines;
-		res.clients[i].bytes = current ? s->bytes : 0;
-		res.clients[i].st = current ? &s->st : &empty_stats;
-		if (!current)
-			continue;
-		stats_add(res.total, &s->st);
+		if (s->err_msg[0])
+			add_error(res, s->err_msg);
+		rc->lines = s->lines;
+		if (s->gen != hdr->gen)
+			continue;	/* measured nothing after the warmup */
+		rc->bytes = s->bytes;
 		bytes += s->bytes;
-		res.nwarn += s->nwarn;
-		if (s->nwarn && res.nwarn_msgs < RESULT_MAX_MSGS)
-			res.warn_msgs[res.nwarn_msgs++] = s->warn_msg;
+		for (int o = 0; o < OP_NR; o++) {
+			struct result_op *ro = &res->op[o];
+			const struct hist *h = &s->st.op[o];
+
+			rc->count[o] = h->count;
+			rc->sum_ns[o] = h->sum;
+			rc->max_ns[o] = h->max;
+			ro->errors += s->st.errors[o];
+			ro->bytes += s->st.bytes[o];
+			if (h->count && (!ro->h.count || h->max > ro->h.max)) {
+				free(ro->max_path);
+				ro->max_client = i;
+				ro->max_at_s = (double)(s->max_start_ns[o] -
+							hdr->start_ns) / 1e9;
+				ro->max_line = r->progs[i % r->nprogs]
+						       ->ops[s->max_pc[o]].line;
+				ro->max_path = op_paths(r, i, s->max_pc[o]);
+				free(ro->max_file);
+				ro->max_file =
+					strdup(r->progs[i % r->nprogs]->name);
+			}
+			hist_add(&ro->h, h);
+		}
+		res->nwarn += s->nwarn;
+		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
+			res->warn_msgs[res->nwarn_msgs++] = strdup(s->warn_msg);
 	}
+	for (int i = 0; i < r->ndeaths; i++)
+		add_error(res, r->deaths[i]);
+	if (r->warmup_end_ns)
+		res->warmup_s = (double)(r->warmup_end_ns - hdr->start_ns) / 1e9;
 	if (r->phase == PH_EXECUTE && r->end_ns > r->phase_start)
-		res.measured_s = (double)(r->end_ns - r->phase_start) / 1e9;
-	res.throughput = r->last_tput;
-	if (!r->printed_exec && res.measured_s > 0)
-		res.throughput = 1e-6 * (double)bytes / res.measured_s;
-	res.max_latency_ms = (double)r->worst_ns / 1e6;
-	printf("\n");
-	report_text(stdout, &res);
-	fflush(stdout);
-out:
-	free(res.total);
-	free(res.clients);
-	return rc;
+		res->measured_s = (double)(r->end_ns - r->phase_start) / 1e9;
+	res->throughput = r->last_tput;
+	if (!r->printed_exec && res->measured_s > 0)
+		res->throughput = 1e-6 * (double)bytes / res->measured_s;
+	res->max_latency_ms = (double)r->worst_ns / 1e6;
+	return 0;
 }
 
 static void print_failures(struct runner *r)
 {
-	int shown = 0;
-
-	for (int i = 0; i < r->cfg->nclients; i++) {
-		struct client_slot *s = slot(r, i);
-
-		if (s->err_msg[0] && shown++ < 8)
-			fprintf(stderr, "dbench-ng: %s\n", s->err_msg);
-	}
-	for (int i = 0; i < r->ndeaths; i++)
-		fprintf(stderr, "dbench-ng: %s\n", r->deaths[i]);
-	if (!shown && !r->ndeaths)
+	for (int i = 0; i < r->res->nerrors; i++)
+		fprintf(stderr, "dbench-ng: %s\n", r->res->errors[i]);
+	if (!r->res->nerrors)
 		fprintf(stderr, "dbench-ng: a client process failed\n");
 }
 
@@ -476,7 +587,7 @@ static int start_children(struct runner *r)
 			strerror(errno));
 		return -1;
 	}
-	fflush(stdout);
+	fflush(r->out);
 	fflush(stderr);
 	for (int p = 0; p < cfg->nprocs; p++) {
 		pid_t pid = fork();
@@ -504,8 +615,8 @@ static void run_phases(struct runner *r)
 	struct shm_hdr *hdr = &r->shm->hdr;
 	uint64_t next;
 
-	printf("releasing clients\n");
-	fflush(stdout);
+	fprintf(r->out, "releasing clients\n");
+	fflush(r->out);
 	hdr->start_ns = clock_ns();
 	r->phase_start = hdr->start_ns;
 	r->phase = cfg->warmup > 0 ? PH_WARMUP : PH_EXECUTE;
@@ -528,7 +639,7 @@ static void run_phases(struct runner *r)
 				next = r->phase_start;
 			if (cfg->show_exec_time)
 				drain_passes(r);
-			fflush(stdout);
+			fflush(r->out);
 			while (next <= now)
 				next += NSEC_PER_SEC;
 		}
@@ -551,13 +662,15 @@ static void run_phases(struct runner *r)
 }
 
 int runner_run(const struct config *cfg, struct program **progs, int nprogs,
-	       const struct backend_ops *be)
+	       const struct backend_ops *be, struct result *res)
 {
 	struct runner r = {
 		.cfg = cfg,
 		.progs = progs,
 		.nprogs = nprogs,
 		.be = be,
+		.res = res,
+		.out = opt_out(cfg),
 		.barrier = {-1, -1},
 		.sigfd = -1,
 		.parent = getpid(),
@@ -570,7 +683,10 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
-	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty) {
+	r.cum_prev = calloc(1, sizeof(*r.cum_prev));
+	r.cum_now = calloc(1, sizeof(*r.cum_now));
+	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty ||
+	    !r.cum_prev || !r.cum_now) {
 		fprintf(stderr,
 			"dbench-ng: cannot allocate memory for %d "
 			"clients: %s\n",
@@ -594,15 +710,20 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	if (be->fini)
 		be->fini(cfg, dirty);
 
-	if (r.failed) {
+	if (fill_result(&r)) {
+		fprintf(stderr, "dbench-ng: out of memory for the result\n");
+		rc = 3;
+	} else if (r.failed) {
 		print_failures(&r);
 		rc = r.phase_start ? 1 : 3;
 	} else {
-		rc = report(&r);
-		if (!rc && r.interrupted)
-			rc = 128 + r.interrupted;
+		report_text(r.out, res, NULL);
+		fflush(r.out);
+		rc = r.interrupted ? 128 + r.interrupted : 0;
 	}
 out:
+	free(r.cum_prev);
+	free(r.cum_now);
 	free(dirty);
 	free(r.pids);
 	free(r.status);

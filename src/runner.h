@@ -10,13 +10,16 @@
 struct backend_ops;
 struct config;
 struct program;
+struct result;
 
 /*
  * runner_run - run the benchmark: client i uses progs[i % nprogs].  The
- * backend's init() has been done.  Prints progress and the report to
- * stdout and returns the exit status (0, 1, 3, 128+signal).
+ * backend's init() has been done.  Prints progress and the report (to
+ * opt_out(cfg)), fills @res with what was measured (also when the run
+ * failed or was interrupted) and returns the exit status (0, 1, 3,
+ * 128+signal).
  */
 int runner_run(const struct config *cfg, struct program **progs, int nprogs,
-	       const struct backend_ops *be);
+	       const struct backend_ops *be, struct result *res);
 
 #endif

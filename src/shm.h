@@ -64,6 +64,12 @@ struct client_slot {
 	volatile uint64_t pass_dropped;
 	struct pass_rec pass[PASS_RING];
 
+	/* per op: the longest call since the parent last took it (exchange),
+	 * and the start and op index of the longest call of this gen */
+	volatile uint64_t tick_op_max[OP_NR];
+	uint64_t max_start_ns[OP_NR];
+	uint32_t max_pc[OP_NR];
+
 	/* the first warning and the fatal error, as text */
 	volatile uint64_t nwarn;
 	char warn_msg[SLOT_MSG];

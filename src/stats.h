@@ -12,6 +12,7 @@
 
 struct stats {
 	uint64_t errors[OP_NR]; /* results that differed from the status */
+	uint64_t bytes[OP_NR];	/* payload bytes (ReadX, WriteX) */
 	struct hist op[OP_NR];
 };
 

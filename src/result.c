@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * result.c - the in-memory result: allocation, release, and the bounded
+ * time series.  (Its JSON form is in result_json.c.)
+ */
+#include "result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+
+struct result *result_new(void)
+{
+	struct result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	for (int i = 0; i < OP_NR; i++)
+		r->op[i].max_client = -1;
+	r->interval_s = 1.0;
+	return r;
+}
+
+void result_free(struct result *r)
+{
+	if (!r)
+		return;
+	free(r->tool);
+	free(r->version);
+	free(r->start_time);
+	for (int i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	for (size_t i = 0; i < sizeof(r->owned) / sizeof(r->owned[0]); i++)
+		free(r->owned[i]);
+	env_free(&r->env);
+	for (int i = 0; i < r->nerrors; i++)
+		free(r->errors[i]);
+	for (int i = 0; i < OP_NR; i++) {
+		free(r->op[i].max_file);
+		free(r->op[i].max_path);
+	}
+	free(r->clients);
+	for (int i = 0; i < r->nwarn_msgs; i++)
+		free(r->warn_msgs[i]);
+	free(r->points);
+	free(r);
+}
+
+/* Merge point @b into @a (its successor). */
+static void merge_points(struct result_point *a, const struct result_point *b)
+{
+	a->t = b->t;
+	a->dur += b->dur;
+	a->warmup = a->warmup && b->warmup;
+	a->lines += b->lines;
+	a->bytes += b->bytes;
+	if (b->latency_ms > a->latency_ms)
+		a->latency_ms = b->latency_ms;
+	for (int i = 0; i < OP_NR; i++) {
+		a->count[i] += b->count[i];
+		if (b->max_ns[i] > a->max_ns[i])
+			a->max_ns[i] = b->max_ns[i];
+		/* the worse half's p99: an upper bound of the merged p99 */
+		if (b->p99_ns[i] > a->p99_ns[i])
+			a->p99_ns[i] = b->p99_ns[i];
+	}
+}
+
+int result_add_point(struct result *r, const struct result_point *p)
+{
+	if (!r->points) {
+		r->points = calloc(RESULT_MAX_POINTS, sizeof(*r->points));
+		if (!r->points)
+			return -1;
+	}
+	if (r->npoints == RESULT_MAX_POINTS) {
+		/* full: halve the resolution, merging neighbours */
+		for (uint32_t i = 0; i < RESULT_MAX_POINTS / 2; i++) {
+			r->points[i] = r->points[2 * i];
+			merge_points(&r->points[i], &r->points[2 * i + 1]);
+		}
+		r->npoints = RESULT_MAX_POINTS / 2;
+		r->interval_s *= 2;
+	}
+	r->points[r->npoints++] = *p;
+	/* a new point joins its predecessor until it is as long as the
+	 * current interval */
+	if (r->npoints > 1 && r->interval_s > 1.0) {
+		struct result_point *prev = &r->points[r->npoints - 2];
+
+		if (prev->dur + p->dur <= r->interval_s + 1e-9 &&
+		    prev->warmup == p->warmup) {
+			merge_points(prev, p);
+			r->npoints--;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * result_json.h - a struct result to and from its JSON file (jansson),
+ * and loading any stored result: dbench-ng JSON or a dbench text log.
+ * The schema is documented in docs/json-format.md.
+ */
+#ifndef DBNG_RESULT_JSON_H
+#define DBNG_RESULT_JSON_H
+
+#include <stddef.h>
+
+struct result;
+
+/*
+ * result_write_json - write @r to @path ("-": stdout), atomically: into a
+ * temporary file in the same directory, flushed, then renamed.  0, or -1
+ * with a message in @err.
+ */
+int result_write_json(const struct result *r, const char *path, char *err,
+		      size_t errlen);
+
+/*
+ * result_parse_json - read the JSON text @text (@len bytes) named @name
+ * into a new result *@out.  0, or -1 with "NAME:LINE:COLUMN: what" or
+ * "NAME: field 'x' ..." in @err.
+ */
+int result_parse_json(const char *name, const char *text, size_t len,
+		      struct result **out, char *err, size_t errlen);
+
+/*
+ * result_load - read @path: a dbench-ng JSON result or a dbench (4.0 or
+ * dbench-ng) text log.  0, or -1 with a message in @err naming the file
+ * and what was expected.
+ */
+int result_load(const char *path, struct result **out, char *err,
+		size_t errlen);
+
+#endif

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Results you can keep (issue 3): --json writes the whole result
+# atomically; "dbench-ng report FILE.json" re-renders exactly the live
+# run's report (percentiles recomputed from the stored bins); --json -
+# moves the human output to stderr; failed and interrupted runs still
+# write what they measured, marked so; bad files are refused with exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+D=$TMP/d
+mkdir -p "$D"
+LF=$DATA/loadfiles/smoke.load
+
+# after_progress FILE: the live output after the last cleanup line
+after_progress() { awk 'f {print} /^ +0  cleanup /{f = 1}' "$1"; }
+
+note "live report == report of the stored JSON"
+for args in "-t 3 --warmup 1" "-t 2 --warmup 0 --per-client-results -s -S" \
+	"-t 2 --warmup 1 --machine-readable"; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "$DBNG" $args --json "$TMP/r.json" -D "$D" 2 >"$TMP/live"
+	expect_rc 0 "$DBNG" report "$TMP/r.json" >"$TMP/rep"
+	if [[ $args == *machine* ]]; then
+		awk 'f {print} /^@C@0@/{f = 1}' "$TMP/live" >"$TMP/live.rep"
+	else
+		after_progress "$TMP/live" >"$TMP/live.rep"
+	fi
+	[ -s "$TMP/live.rep" ] || fail "no report in the live output ($args)"
+	diff "$TMP/live.rep" "$TMP/rep" >"$TMP/diff" ||
+		fail "report differs from the live run ($args): $(cat "$TMP/diff")"
+	echo "ok: $args: $(wc -l <"$TMP/rep") lines identical"
+done
+
+note "the JSON document"
+expect_rc 0 "$DBNG" -t 3 --warmup 1 --json "$TMP/r.json" -D "$D" 2 >/dev/null
+j=$TMP/r.json
+grep -q '"format_version": 1' "$j" || fail "no format_version"
+for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
+	'"fs_type"' '"mount_options"' '"sha256"' '"throughput_mbps"' \
+	'"max_latency_ms"' '"bins"' '"99.99"' '"max_op"' '"time_series"' \
+	'"latency_ms"' '"p99_ns"'; do
+	grep -q "$k" "$j" || fail "the result lacks $k"
+done
+grep -q '"status": "ok"' "$j" || fail "status not ok"
+sha=$(sha256sum "$ROOT/loadfiles/netbench.load" | cut -d' ' -f1)
+grep -q "\"sha256\": \"$sha\"" "$j" || fail "loadfile sha256 is not $sha"
+[ "$(stat -c %a "$j")" = "$(printf '%o' $((0666 & ~$(umask))))" ] ||
+	fail "mode $(stat -c %a "$j") ignores the umask"
+ls "$TMP"/r.json.tmp.* 2>/dev/null && fail "temporary file left behind"
+# execute seconds in the series: one point per execute line
+n_exec=$(grep -c '"warmup": false' "$j")
+[ "$n_exec" -ge 2 ] || fail "only $n_exec execute points in the time series"
+
+note "--json - : JSON on stdout, the text on stderr"
+expect_rc 0 "$DBNG" -t 2 --warmup 0 -c "$LF" --json - -D "$D" 1 >"$TMP/out" 2>"$TMP/err"
+head -c1 "$TMP/out" | grep -q '{' || fail "stdout is not JSON: $(head -3 "$TMP/out")"
+tail -1 "$TMP/err" | grep -q '^Throughput ' || fail "the text is not on stderr"
+expect_rc 0 "$DBNG" report "$TMP/out" >/dev/null
+
+note "--percentiles chooses the columns"
+expect_rc 0 "$DBNG" report "$j" --percentiles 50,99.99 >"$TMP/rep"
+grep -q '^ Latency ms        Count      Mean       p50    p99.99       Max$' "$TMP/rep" ||
+	fail "columns: $(grep Latency "$TMP/rep")"
+"$DBNG" report "$j" --percentiles 50,abc >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "'abc' is not a percentile" "$TMP/err" || fail "bad --percentiles"
+
+note "a failed run writes its JSON, marked failed"
+printf 'Unlink "\\clients\\client1\\nope" 0x6 NT_STATUS_OK\n' >"$TMP/fail.load"
+"$DBNG" -t 5 -c "$TMP/fail.load" --json "$TMP/f.json" -D "$D" 1 >/dev/null 2>&1
+[ $? = 1 ] || fail "the failing run did not exit 1"
+grep -q '"status": "failed"' "$TMP/f.json" || fail "not marked failed"
+grep -q 'fail.load:1: Unlink' "$TMP/f.json" || fail "the error is not in the JSON"
+
+note "an interrupted run writes its JSON, marked interrupted"
+set -m
+"$DBNG" -t 60 --warmup 0 -c "$LF" --json "$TMP/i.json" -D "$D" 1 >"$TMP/out" 2>&1 &
+pid=$!
+set +m
+sleep 2.5
+kill -INT $pid
+wait $pid
+[ $? = 130 ] || fail "interrupted run did not exit 130"
+grep -q '"status": "interrupted"' "$TMP/i.json" || fail "not marked interrupted"
+grep -q '"signal": 2' "$TMP/i.json" || fail "signal not recorded"
+expect_rc 0 "$DBNG" report "$TMP/i.json" >"$TMP/rep"
+grep -q '^Interrupted by signal 2 after' "$TMP/rep" || fail "re-render lost the mark"
+
+note "bad files: exit 2, the file and what was expected named"
+bad() {
+	local want=$1
+	shift
+	"$DBNG" report "$@" >/dev/null 2>"$TMP/err"
+	[ $? = 2 ] || fail "report $*: exit $?, expected 2"
+	grep -q -- "$want" "$TMP/err" || fail "report $*: '$(cat "$TMP/err")' lacks '$want'"
+	echo "ok: $(cat "$TMP/err")"
+}
+head -c 3000 "$j" >"$TMP/trunc.json"
+bad "trunc.json:[0-9]*:[0-9]*: " "$TMP/trunc.json"
+sed 's/"count": \([0-9]*\)/"count": "x"/' "$j" >"$TMP/type.json"
+bad "field 'ops\[\].count' is missing or has the wrong type" "$TMP/type.json"
+echo "just some text" >"$TMP/neither.txt"
+bad "neither a dbench-ng JSON result nor a dbench text log" "$TMP/neither.txt"
+bad "No such file" "$TMP/missing.json"
+bad "missing FILE"
+bad "unknown option '--frob'" "$j" --frob
+echo "all json checks passed"

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_result.c - the in-memory result: the time series stays bounded
+ * (neighbours merge, the interval doubles, nothing is lost), and a result
+ * survives a trip through its JSON form field by field.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "result.h"
+#include "result_json.h"
+
+static struct result_point point(int i)
+{
+	struct result_point p = {
+		.t = i + 1,
+		.dur = 1,
+		.lines = 100 + (uint64_t)i,
+		.bytes = 1000,
+		.latency_ms = i == 777 ? 500.0 : 1.0,
+	};
+
+	p.count[OP_RENAME] = 3;
+	p.max_ns[OP_RENAME] = i == 777 ? 500000000 : 1000;
+	p.p99_ns[OP_RENAME] = i == 777 ? 400000000 : 900;
+	return p;
+}
+
+static void test_series_bounded(void **state)
+{
+	struct result *r = result_new();
+	uint64_t lines = 0, count = 0, want_lines = 0;
+	uint64_t maxv = 0;
+	const int n = 3 * RESULT_MAX_POINTS + 123;
+
+	(void)state;
+	assert_non_null(r);
+	for (int i = 0; i < n; i++) {
+		struct result_point p = point(i);
+
+		want_lines += p.lines;
+		assert_int_equal(result_add_point(r, &p), 0);
+		assert_true(r->npoints <= RESULT_MAX_POINTS);
+	}
+	/* 3.03 x the capacity: the interval doubled twice */
+	assert_true(r->interval_s == 4.0);
+	for (uint32_t k = 0; k < r->npoints; k++) {
+		lines += r->points[k].lines;
+		count += r->points[k].count[OP_RENAME];
+		if (r->points[k].max_ns[OP_RENAME] > maxv)
+			maxv = r->points[k].max_ns[OP_RENAME];
+		assert_true(r->points[k].dur <= r->interval_s + 1e-9);
+		if (k)
+			assert_true(r->points[k].t > r->points[k - 1].t);
+	}
+	assert_int_equal(lines, want_lines);
+	assert_int_equal(count, 3 * (uint64_t)n);
+	/* the stall survives every merge */
+	assert_int_equal(maxv, 500000000);
+	assert_true(r->points[r->npoints - 1].t == n);
+	result_free(r);
+}
+
+static struct result *sample(void)
+{
+	struct result *r = result_new();
+
+	assert_non_null(r);
+	r->tool = strdup("dbench-ng");
+	r->version = strdup("test");
+	r->start_time = strdup("2026-11-29T20:00:00Z");
+	r->argc = 2;
+	r->argv = calloc(2, sizeof(char *));
+	r->argv[0] = strdup("dbench-ng");
+	r->argv[1] = strdup("4");
+	r->owned[0] = strdup("builtin:netbench");
+	r->owned[1] = strdup("/mnt/x \"quoted\"");
+	r->owned[2] = strdup("fileio");
+	r->cfg.loadfile = r->owned[0];
+	r->cfg.dir = r->owned[1];
+	r->cfg.backend = r->owned[2];
+	r->cfg.nprocs = 2;
+	r->cfg.cpp = 2;
+	r->cfg.nclients = 4;
+	r->cfg.timelimit = 60;
+	r->cfg.warmup = 12;
+	r->cfg.sync_open = true;
+	r->cfg.per_client = true;
+	r->status = RESULT_INTERRUPTED;
+	r->signal = 2;
+	r->has_bins = true;
+	r->throughput = 123.456;
+	r->max_latency_ms = 503.312;
+	r->measured_s = 30.5;
+	r->warmup_s = 12.0;
+	r->nwarn = 5;
+	r->nwarn_msgs = 1;
+	r->warn_msgs[0] = strdup("client 0 at x:3: NTCreateX failed");
+	r->nerrors = 1;
+	r->errors[0] = strdup("an error");
+	for (uint64_t v = 1; v < 2000000; v = v * 3 + 7) {
+		hist_record(&r->op[OP_RENAME].h, v);
+		hist_record(&r->op[OP_READX].h, v / 2 + 1);
+	}
+	hist_record(&r->op[OP_RENAME].h, HIST_LIMIT + 5);	/* overflow */
+	r->op[OP_RENAME].errors = 2;
+	r->op[OP_READX].bytes = 4096;
+	r->op[OP_RENAME].max_client = 3;
+	r->op[OP_RENAME].max_at_s = 12.25;
+	r->op[OP_RENAME].max_line = 608;
+	r->op[OP_RENAME].max_file = strdup("client.txt");
+	r->op[OP_RENAME].max_path = strdup("/mnt/a /mnt/b");
+	r->nclients = 4;
+	r->clients = calloc(4, sizeof(*r->clients));
+	r->clients[3].lines = 999;
+	r->clients[3].count[OP_RENAME] = 7;
+	r->clients[3].sum_ns[OP_RENAME] = 70;
+	r->clients[3].max_ns[OP_RENAME] = 30;
+	for (int i = 0; i < 5; i++) {
+		struct result_point p = point(i);
+
+		result_add_point(r, &p);
+	}
+	return r;
+}
+
+static void test_json_round_trip(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512];
+	struct result *a = sample(), *b = NULL;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(b->tool, "dbench-ng");
+	assert_string_equal(b->cfg.dir, "/mnt/x \"quoted\"");
+	assert_int_equal(b->cfg.nclients, 4);
+	assert_int_equal(b->cfg.cpp, 2);
+	assert_true(b->cfg.sync_open && b->cfg.per_client);
+	assert_false(b->cfg.sync_dirs);
+	assert_int_equal(b->status, RESULT_INTERRUPTED);
+	assert_int_equal(b->signal, 2);
+	assert_true(b->throughput == 123.456);
+	assert_true(b->max_latency_ms == 503.312);
+	assert_int_equal(b->nwarn, 5);
+	assert_string_equal(b->warn_msgs[0], a->warn_msgs[0]);
+	assert_string_equal(b->errors[0], "an error");
+	for (int i = 0; i < OP_NR; i++)
+		assert_memory_equal(&a->op[i].h, &b->op[i].h,
+				    sizeof(struct hist));
+	assert_int_equal(b->op[OP_RENAME].errors, 2);
+	assert_int_equal(b->op[OP_READX].bytes, 4096);
+	assert_int_equal(b->op[OP_RENAME].max_client, 3);
+	assert_int_equal(b->op[OP_RENAME].max_line, 608);
+	assert_string_equal(b->op[OP_RENAME].max_path, "/mnt/a /mnt/b");
+	assert_int_equal(b->op[OP_READX].max_client, -1);
+	assert_int_equal(b->clients[3].count[OP_RENAME], 7);
+	assert_int_equal(b->clients[3].lines, 999);
+	assert_int_equal(b->npoints, 5);
+	assert_int_equal(b->points[4].lines, a->points[4].lines);
+	assert_int_equal(b->points[2].p99_ns[OP_RENAME], 900);
+	result_free(a);
+	result_free(b);
+}
+
+/* Corrupt or truncated JSON is refused with the line and column. */
+static void test_json_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "{\n \"format_version\": 1,\n \"tool\": \"x\"", "t.json:3:" },
+		{ "{\n \"a\": [1, 2,,]\n}", "t.json:2:" },
+		{ "[]", "t.json: not a JSON object" },
+		{ "{\"format_version\": 99}", "format_version 99 is not supported" },
+		{ "{\"format_version\": 1, \"tool\": \"x\"}", "field '" },
+		{ "{\"a\": 1, \"a\": 2}", "t.json:1:" },
+	};
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct result *r = NULL;
+
+		err[0] = 0;
+		assert_int_equal(result_parse_json("t.json", cases[i].text,
+						   strlen(cases[i].text), &r,
+						   err, sizeof(err)), -1);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err,
+				 cases[i].msg);
+		assert_null(r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_bounded),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
