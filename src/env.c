@@ -173,7 +173,6 @@ int env_mount_lookup_dev(const char *mountinfo_path, const char *real_path,
 	f = fopen(mountinfo_path, "re");
 	if (!f)
 		return -errno;
-	errno = 0;
 	while (getline(&line, &cap, f) >= 0) {
 		if (mi_parse(line, &ml))
 			continue;
@@ -185,7 +184,8 @@ int env_mount_lookup_dev(const char *mountinfo_path, const char *real_path,
 		keep = false;
 		/* >=: of equal mount points the later line wins */
 		if (score >= by_path.score) {
-			free(by_path.buf != by_dev.buf ? by_path.buf : NULL);
+			if (by_path.buf != by_dev.buf)
+				free(by_path.buf);
 			by_path = (struct mi_pick){line, ml, score};
 			keep = true;
 		}
@@ -199,9 +199,9 @@ int env_mount_lookup_dev(const char *mountinfo_path, const char *real_path,
 			line = NULL;
 			cap = 0;
 		}
-		errno = 0;
 	}
-	/* getline() fails at the end, on a read error or without memory */
+	/* getline() stops at the end, on a read error or without memory
+	 * (errno set) */
 	ret = ferror(f) || !feof(f) ? -(errno ? errno : EIO) : 0;
 	fclose(f);
 	free(line);
