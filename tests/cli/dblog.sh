@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Reading real dbench 4.0 logs back (src/dblog.c): run Debian's dbench
+# three times (plain, -s -S, --per-client-results), parse each log with
+# tests/cli/dblogprobe.c and compare every figure it prints with what awk
+# reads from the same log: Running line, Throughput line, the first table
+# (count, AvgLat, MaxLat per op), per-client lines and tables, the number
+# of warmup and execute progress lines, the total line count and bytes.
+. "$(dirname "$0")/../lib.sh"
+
+command -v dbench >/dev/null || skip "Debian package dbench is not installed"
+[ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
+command -v cc >/dev/null || skip "no C compiler (cc) to build the probe"
+
+# The probe links dblog.c and what it needs; if that set no longer links,
+# take every module but main.c with the Makefile's libraries.
+note "building the probe"
+PROBE=$TMP/probe
+srcs=()
+for f in dblog result histogram ops env; do
+	[ -f "$ROOT/src/$f.c" ] && srcs+=("$ROOT/src/$f.c")
+done
+if ! cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -I"$ROOT/src" -o "$PROBE" \
+	"$ROOT/tests/cli/dblogprobe.c" "${srcs[@]}" -lm 2>"$TMP/cc.log"; then
+	srcs=()
+	for f in "$ROOT"/src/*.c "$ROOT"/src/backends/*.c; do
+		[ -f "$f" ] && [ "${f##*/}" != main.c ] && srcs+=("$f")
+	done
+	pkgs=$(sed -n 's/^PKGS *:= *//p' "$ROOT/Makefile")
+	# shellcheck disable=SC2086 # one word per package
+	read -ra libs <<<"$(pkg-config --libs $pkgs 2>/dev/null)"
+	cc -std=gnu11 -D_GNU_SOURCE -I"$ROOT/src" -o "$PROBE" \
+		"$ROOT/tests/cli/dblogprobe.c" "${srcs[@]}" "${libs[@]}" \
+		-lm -lpthread ||
+		fail "cannot build the probe (first attempt: $(cat "$TMP/cc.log"))"
+fi
+
+# expected LOG: the probe's keys, read from LOG by awk (exec_bytes apart)
+expected() {
+	awk '
+	function out(k, v) { print k "=" v }
+	/^dbench version / { out("tool", "dbench"); out("version", $3); next }
+	/^Running for [0-9]+ seconds with load / {
+		s = $0
+		sub(/^Running for [0-9]+ seconds with load \047/, "", s)
+		sub(/\047 and minimum warmup [0-9]+ secs$/, "", s)
+		out("timelimit", $3); out("warmup", $(NF - 1)); out("loadfile", s)
+		next
+	}
+	NF == 10 && $4 == "MB/sec" && $5 == "warmup" { nw++; last = $2; next }
+	NF == 10 && $4 == "MB/sec" && $5 == "execute" {
+		ne++; last = $2; msec = $6; next
+	}
+	/^Per client results:$/ { pc = 1; next }
+	/^Client [0-9]+ did [0-9]+ lines and [0-9]+ bytes$/ {
+		cl = "client." $2 "."; ncl++
+		out(cl "lines", $4); out(cl "bytes", $7); next
+	}
+	/^ Operation +Count +AvgLat +MaxLat$/ {
+		tables++
+		getline                 # the rule
+		prefix = tables == 1 ? "op." : cl
+		while ((getline) > 0 && NF == 4) {
+			avg = $2 == 0 ? "0.000" : $3
+			out(prefix $1 ".count", $2)
+			out(prefix $1 ".avg", avg)
+			out(prefix $1 ".max", $4)
+		}
+		next
+	}
+	/^Throughput / {
+		out("throughput", $2)
+		for (i = 1; i <= NF; i++) {
+			if ($i == "clients") clients = $(i - 1)
+			if ($i == "procs") out("procs", $(i - 1))
+			if ($i ~ /^max_latency=/) {
+				v = $i; sub(/^max_latency=/, "", v)
+				out("max_latency", v)
+			}
+		}
+		out("clients", clients)
+		out("sync_open", /\(sync open\)/ ? 1 : 0)
+		out("sync_dirs", /\(sync dirs\)/ ? 1 : 0)
+	}
+	END {
+		out("detect", 1); out("status", "ok")
+		out("per_client", pc + 0); out("nclients", ncl + 0)
+		out("warmup_points", nw + 0); out("exec_points", ne + 0)
+		out("measured_s", msec + 0)
+		out("lines_total", last * clients)
+	}' "$1"
+}
+
+# last_bytes LOG: bytes of the execute phase from its last progress line
+last_bytes() {
+	awk 'NF == 10 && $4 == "MB/sec" && $5 == "execute" { b = $3 * 1e6 * $6 }
+	     END { printf "%.0f\n", b }' "$1"
+}
+
+# check NAME DBENCH-ARGS...: run dbench, parse its log, compare
+check() {
+	local name=$1 log=$TMP/$1.log got want
+	shift
+	note "dbench $* ($name)"
+	rm -rf "$TMP/d"
+	mkdir -p "$TMP/d"
+	(cd "$TMP" && dbench -t 3 -c "$CLIENT_TXT" -D "$TMP/d" "$@" 2 \
+		>"$log" 2>"$TMP/$name.err") ||
+		fail "dbench $* failed: $(tail -5 "$log" "$TMP/$name.err")"
+	grep -q '^Throughput ' "$log" || fail "dbench $*: no Throughput line"
+	"$PROBE" "$log" >"$TMP/$name.probe" ||
+		fail "probe failed on $name: $(cat "$TMP/$name.probe")"
+	want=$(expected "$log" | sort)
+	got=$(grep -v '^exec_bytes=' "$TMP/$name.probe" | sort)
+	if [ "$want" != "$got" ]; then
+		sed 's/^/      /' "$log"
+		diff <(echo "$want") <(echo "$got")
+		fail "$name: parsed fields differ from the log (< log, > parser)"
+	fi
+	# bytes are estimated per second from rounded MB/sec figures: their
+	# execute total must match the last line's MB/sec x seconds (±1 %)
+	got=$(sed -n 's/^exec_bytes=//p' "$TMP/$name.probe")
+	want=$(last_bytes "$log")
+	awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d
+		exit !(w > 0 && d <= w / 100) }' ||
+		fail "$name: execute bytes $got, expected about $want"
+	echo "ok: $name ($(grep -c '^op\.' "$TMP/$name.probe") op fields," \
+		"$(grep -c '^client\.' "$TMP/$name.probe") client fields)"
+}
+
+check plain
+check sync -s -S
+check perclient --per-client-results --clients-per-process=2
+grep -q '^per_client=1' "$TMP/perclient.probe" || fail "per-client not seen"
+grep -q '^nclients=4' "$TMP/perclient.probe" || fail "expected 4 clients"
+grep -q '^sync_open=1' "$TMP/sync.probe" || fail "(sync open) not seen"
+
+# the same log cut before its Throughput line: a failed run with a table
+note "truncated log"
+sed '/^Throughput /d' "$TMP/plain.log" >"$TMP/cut.log"
+"$PROBE" "$TMP/cut.log" >"$TMP/cut.probe" || fail "probe failed on cut.log"
+grep -q '^status=failed$' "$TMP/cut.probe" || fail "cut log: not failed"
+diff <(grep '^op\.' "$TMP/plain.probe") <(grep '^op\.' "$TMP/cut.probe") ||
+	fail "cut log: different table"
+
+# not a log
+note "garbage"
+printf '{"format_version": 1}\n' >"$TMP/j.json"
+"$PROBE" "$TMP/j.json" >"$TMP/j.out" 2>"$TMP/j.err" && fail "JSON accepted"
+grep -q '^detect=0$' "$TMP/j.out" || fail "JSON detected as a dbench log"
+grep -qF "$TMP/j.json: no dbench result found" "$TMP/j.err" ||
+	fail "JSON: wrong message: $(cat "$TMP/j.err")"
+exit 0
