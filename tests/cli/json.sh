@@ -84,6 +84,17 @@ grep -q '"signal": 2' "$TMP/i.json" || fail "signal not recorded"
 expect_rc 0 "$DBNG" report "$TMP/i.json" >"$TMP/rep"
 grep -q '^Interrupted by signal 2 after' "$TMP/rep" || fail "re-render lost the mark"
 
+if command -v dbench >/dev/null && [ -r "$CLIENT_TXT" ]; then
+	note "a dbench 4.0 log re-renders as dbench printed it"
+	(cd "$D" && dbench -t 3 -c "$CLIENT_TXT" -D "$D" 2) >"$TMP/db.log" 2>&1 ||
+		fail "dbench 4.0 failed"
+	expect_rc 0 "$DBNG" report "$TMP/db.log" >"$TMP/rep"
+	after_progress "$TMP/db.log" >"$TMP/db.rep"
+	diff "$TMP/db.rep" "$TMP/rep" >"$TMP/diff" ||
+		fail "re-rendered dbench log differs: $(cat "$TMP/diff")"
+	echo "ok: the dbench 4.0 table and Throughput line reproduced exactly"
+fi
+
 note "bad files: exit 2, the file and what was expected named"
 bad() {
 	local want=$1
