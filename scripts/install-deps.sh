@@ -13,7 +13,7 @@ if [ "$what" = check ]; then
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, and a
 	# headless browser that renders the HTML report
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
-	      util-linux procps chromium"
+	      util-linux procps strace chromium"
 fi
 
 missing=""

@@ -264,8 +264,10 @@ static void pass_end(struct client *cl, uint64_t now)
 	cl->prev_start_ns = 0;
 	cl->pace_bytes = 0;
 	cl->rate_ns = 0;
-	if (cl->cfg->run_once)
+	if (cl->cfg->run_once) {
 		cl->done = true;
+		s->state = SLOT_CLEANUP;	/* no longer running an op */
+	}
 }
 
 /* Record one call of @op that started at @t0 and took @d ns. */

@@ -667,8 +667,24 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 				 path, zerr == Z_ERRNO ? strerror(errno) : msg);
 			goto fail;
 		}
-		if (n == 0)
+		if (n == 0) {
+			int zerr;
+			const char *msg = gzerror(gz, &zerr);
+
+			/* a truncated or corrupt gzip file ends early */
+			if (zerr != Z_OK && zerr != Z_STREAM_END) {
+				size_t pl = strlen(path);
+
+				/* zlib's message starts with the path */
+				if (!strncmp(msg, path, pl) && msg[pl] == ':')
+					msg += pl + 2;
+				snprintf(err, errlen, "%s: cannot read "
+					 "loadfile: %s (truncated gzip file?)",
+					 path, msg);
+				goto fail;
+			}
 			break;
+		}
 		len += (size_t)n;
 	}
 	gzclose(gz);

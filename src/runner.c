@@ -74,15 +74,23 @@ struct runner {
 	uint64_t prev_lines, prev_bytes, prev_point_ns;
 };
 
+/* The program of client @id: -c A,B gives process p the file p mod 2, as
+ * dbench does; the clients of one process share it. */
+static struct program *prog_of(const struct runner *r, int id)
+{
+	return r->progs[(id / r->cfg->cpp) % r->nprogs];
+}
+
 /* ---------------------------- the children ----------------------------- */
 
 static struct shm_hdr *child_hdr;
 
 static void child_stop(int sig)
 {
-	(void)sig;
-	if (!child_hdr->stop)
+	if (!child_hdr->stop) {
+		child_hdr->stop_signal = (uint32_t)sig;
 		child_hdr->stop = STOP_SIGNAL;
+	}
 }
 
 static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
@@ -114,7 +122,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 		int id = proc * n + i;
 		struct client *cl = &cls[i];
 
-		if (client_init(cl, id, cfg, r->progs[id % r->nprogs], r->be,
+		if (client_init(cl, id, cfg, prog_of(r, id), r->be,
 				r->shm) ||
 		    (r->be->setup && r->be->setup(cl)))
 			_exit(3);
@@ -141,6 +149,7 @@ out:
 }
 
 /* ----------------------------- the parent ------------------------------ */
+
 
 static struct client_slot *slot(struct runner *r, int id)
 {
@@ -174,7 +183,7 @@ static void describe_death(struct runner *r, int p, pid_t pid, int sig,
 		     "by signal %d (%s)", p, (int)pid, sig, strsignal(sig));
 	for (int i = p * cpp; i < (p + 1) * cpp && n > 0 && n < SLOT_MSG; i++) {
 		const struct client_slot *s = slot(r, i);
-		const struct program *prog = r->progs[i % r->nprogs];
+		const struct program *prog = prog_of(r, i);
 		const struct lf_op *op = &prog->ops[s->cur_op];
 
 		if (s->state != SLOT_RUNNING)
@@ -324,11 +333,20 @@ static int clients_not_done(struct runner *r)
 
 static void print_cleanup(struct runner *r, double t)
 {
-	if (r->cfg->machine)
-		fprintf(r->out, "@C@%d@%d@%.2f@%u@%.03f@\n",
-			clients_not_done(r), 0, 0.0,
-		       (unsigned int)t, 0.0);
-	else
+	if (r->cfg->machine) {
+		/* later dbench: active, lines per client, MB/s, s, 0 */
+		uint64_t lines = 0, bytes = 0;
+
+		for (int i = 0; i < r->cfg->nclients; i++) {
+			lines += slot(r, i)->lines;
+			if (slot(r, i)->gen == r->shm->hdr.gen)
+				bytes += slot(r, i)->bytes;
+		}
+		fprintf(r->out, "@C@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
+			clients_not_done(r), lines / (uint64_t)r->cfg->nclients,
+			t > 0 ? 1e-6 * (double)bytes / t : 0.0,
+			(unsigned int)t, 0.0);
+	} else
 		fprintf(r->out, "%4d  cleanup %3.0f sec\n", clients_not_done(r),
 			t);
 }
@@ -472,7 +490,7 @@ static char *op_paths(struct runner *r, int id, uint32_t pc)
 	struct client cl = {
 		.id = id,
 		.cfg = r->cfg,
-		.prog = r->progs[id % r->nprogs],
+		.prog = prog_of(r, id),
 	};
 	const struct lf_op *op = &cl.prog->ops[pc];
 	char a[1200], b[1200], both[2402];
@@ -534,12 +552,12 @@ static int fill_result(struct runner *r)
 				ro->max_client = i;
 				ro->max_at_s = (double)(s->max_start_ns[o] -
 							hdr->start_ns) / 1e9;
-				ro->max_line = r->progs[i % r->nprogs]
+				ro->max_line = prog_of(r, i)
 						       ->ops[s->max_pc[o]].line;
 				ro->max_path = op_paths(r, i, s->max_pc[o]);
 				free(ro->max_file);
 				ro->max_file =
-					strdup(r->progs[i % r->nprogs]->name);
+					strdup(prog_of(r, i)->name);
 			}
 			hist_add(&ro->h, h);
 		}
@@ -705,6 +723,15 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 			r.failed = true;
 	}
 
+	if (r.shm->hdr.stop == STOP_SIGNAL && !r.interrupted &&
+	    r.shm->hdr.stop_signal) {
+		/* a client process was sent SIGTERM/SIGHUP: it stopped the
+		 * run, which is therefore interrupted, not complete */
+		r.interrupted = (int)r.shm->hdr.stop_signal;
+		fprintf(stderr, "dbench-ng: a client process received signal "
+			"%d (%s): the run was stopped\n", r.interrupted,
+			strsignal(r.interrupted));
+	}
 	for (int i = 0; i < cfg->nclients; i++)
 		dirty[i] = !slot(&r, i)->cleaned;
 	if (be->fini)

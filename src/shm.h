@@ -43,7 +43,7 @@ struct shm_hdr {
 	volatile uint32_t stop; /* enum stop_reason, checked between ops */
 	volatile uint32_t go;	/* set just before the barrier opens */
 	volatile uint32_t gen;	/* statistics generation (warmup end) */
-	uint32_t pad;
+	volatile uint32_t stop_signal; /* a signal a client got (STOP_SIGNAL) */
 	volatile uint64_t start_ns;
 } __attribute__((aligned(64)));
 

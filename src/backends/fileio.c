@@ -162,13 +162,18 @@ static void dir_invalidate(struct client *cl, uint32_t pi)
 }
 
 /*
- * AT(cl, op, pi, dfd, base, call): run the *at() system call @call with
+ * AT(cl, retry, pi, dfd, base, call): run the *at() system call @call with
  * @dfd and @base set for path index @pi; evaluates to 0 or -errno.  If it
- * fails with ENOENT where success was expected and the cached directory
- * turns out to be deleted, the path is looked up again and the call
- * retried once.
+ * fails with ENOENT, @retry is true and the cached directory turns out to
+ * be deleted, the path is looked up again and the call retried once.
+ *
+ * RETRY(op): retry an op's own call only where success was expected, so an
+ * expected ENOENT costs no extra system call.  Lookups (resolve, exists)
+ * never retry: a miss is their normal result.
  */
-#define AT(cl, op, pi, dfd, base, call)                                      \
+#define RETRY(op) ((op)->expect != LF_EXPECT_FAIL)
+
+#define AT(cl, retry, pi, dfd, base, call)                                      \
 	({                                                                   \
 		const struct lf_path *pa_ = &(cl)->prog->paths[pi];          \
 		int r_;                                                      \
@@ -181,7 +186,7 @@ static void dir_invalidate(struct client *cl, uint32_t pi)
 			base = ((struct fio_client *)(cl)->priv)->bases[pi]; \
 			r_ = (call) < 0 ? -errno : 0;                        \
 			if (r_ != -ENOENT || try_ ||                         \
-			    (op)->expect == LF_EXPECT_FAIL ||                \
+			    !(retry) ||                                      \
 			    !dir_stale(cl, pa_->dir))                        \
 				break;                                       \
 		}                                                            \
@@ -218,13 +223,12 @@ static void xattr_read_at(int dfd, const char *base)
 
 /* dbench's resolve: stat the name; on a miss scan the directory for it
  * ignoring case (unless --no-resolve).  Returns 0 or -errno. */
-static int resolve(struct client *cl, const struct lf_op *op, uint32_t pi,
-		   struct stat *st)
+static int resolve(struct client *cl, uint32_t pi, struct stat *st)
 {
 	const char *base;
 	int dfd, rc;
 
-	rc = AT(cl, op, pi, dfd, base,
+	rc = AT(cl, false, pi, dfd, base,
 		fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
 	if (!rc) {
 		if (cl->cfg->xattr)
@@ -233,16 +237,6 @@ static int resolve(struct client *cl, const struct lf_op *op, uint32_t pi,
 		scan_icase(dfd, base);
 	}
 	return rc;
-}
-
-static bool exists(struct client *cl, const struct lf_op *op, uint32_t pi,
-		   struct stat *st)
-{
-	const char *base;
-	int dfd;
-
-	return !AT(cl, op, pi, dfd, base,
-		   fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
 }
 
 static void sync_dir(struct client *cl, uint32_t pi)
@@ -291,31 +285,31 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 	const struct config *cfg = cl->cfg;
 	uint32_t pi = op->path[0];
 	int64_t opts = op->arg[0], disp = op->arg[1];
-	bool is_dir = opts & 1;
+	bool is_dir = opts & 1, found;
 	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC, dfd, fd = -1, *slot;
 	const char *base;
 	struct stat st;
 	int rc;
 
+	/* as dbench: look the name up first (a miss scans the directory) */
+	found = !resolve(cl, pi, &st);
 	if (cfg->sync_open)
 		flags |= O_SYNC;
-	if (disp == 2 && !(cfg->stat_check && exists(cl, op, pi, &st)))
+	if (disp == 2 && !(cfg->stat_check && found))
 		flags |= O_CREAT;
 	if (disp == 4 || disp == 5)
 		flags |= O_CREAT | O_TRUNC;
 	if (is_dir) {
-		if (!cfg->stat_check || !exists(cl, op, pi, &st))
-			AT(cl, op, pi, dfd, base, mkdirat(dfd, base, 0700));
+		if (!cfg->stat_check || !found)
+			AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0700));
 		flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	}
-	rc = AT(cl, op, pi, dfd, base, fd = openat(dfd, base, flags, 0600));
-	if (rc == -EISDIR) {
-		is_dir = true;
-		rc = AT(cl, op, pi, dfd, base,
+	rc = AT(cl, RETRY(op), pi, dfd, base, fd = openat(dfd, base, flags, 0600));
+	if (rc == -EISDIR)
+		rc = AT(cl, RETRY(op), pi, dfd, base,
 			fd = openat(dfd, base,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					    O_CLOEXEC));
-	}
 	if (rc)
 		return rc;
 	if (op->expect == LF_EXPECT_FAIL) {
@@ -326,7 +320,10 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 	if (*slot >= 0)
 		close(*slot);
 	*slot = fd;
-	if (!is_dir && cfg->xattr)
+	/* as dbench: what was opened decides the xattr hook */
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) && cfg->xattr)
 		return xattr_write(cl, op, fd);
 	return 0;
 }
@@ -346,11 +343,11 @@ static int fio_rename(struct client *cl, const struct lf_op *op)
 	const char *b0, *b1;
 	struct stat st;
 	int d0, d1, rc;
+	bool found;
 
-	resolve(cl, op, p0, &st);
-	resolve(cl, op, p1, &st);
-	if (cl->cfg->stat_check && op->expect == LF_EXPECT_OK &&
-	    !exists(cl, op, p0, &st)) {
+	found = !resolve(cl, p0, &st);
+	resolve(cl, p1, &st);
+	if (cl->cfg->stat_check && op->expect == LF_EXPECT_OK && !found) {
 		char path[1200];
 
 		client_fail(cl, op, "Rename %s: file doesn't exist",
@@ -361,14 +358,14 @@ static int fio_rename(struct client *cl, const struct lf_op *op)
 	if (d1 < 0)
 		return d1;
 	b1 = ((struct fio_client *)cl->priv)->bases[p1];
-	rc = AT(cl, op, p0, d0, b0, renameat(d0, b0, d1, b1));
-	if (rc)
-		return rc;
-	dir_invalidate(cl, p0);
-	dir_invalidate(cl, p1);
-	if (cl->cfg->sync_dirs)
+	rc = AT(cl, RETRY(op), p0, d0, b0, renameat(d0, b0, d1, b1));
+	if (!rc) {
+		dir_invalidate(cl, p0);
+		dir_invalidate(cl, p1);
+	}
+	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
 		sync_dir(cl, p1);
-	return 0;
+	return rc;
 }
 
 static int fio_unlink(struct client *cl, const struct lf_op *op)
@@ -377,9 +374,9 @@ static int fio_unlink(struct client *cl, const struct lf_op *op)
 	struct stat st;
 	int dfd, rc;
 
-	resolve(cl, op, op->path[0], &st);
-	rc = AT(cl, op, op->path[0], dfd, base, unlinkat(dfd, base, 0));
-	if (!rc && cl->cfg->sync_dirs)
+	resolve(cl, op->path[0], &st);
+	rc = AT(cl, RETRY(op), op->path[0], dfd, base, unlinkat(dfd, base, 0));
+	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
 		sync_dir(cl, op->path[0]);
 	return rc;
 }
@@ -443,7 +440,7 @@ static int fio_deltree(struct client *cl, const struct lf_op *op)
 	const char *base;
 	int dfd, fd = -1, rc;
 
-	rc = AT(cl, op, op->path[0], dfd, base,
+	rc = AT(cl, RETRY(op), op->path[0], dfd, base,
 		fd = openat(dfd, base,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 	if (rc)
@@ -459,18 +456,17 @@ static int fio_rmdir(struct client *cl, const struct lf_op *op)
 	const char *base;
 	struct stat st;
 	int dfd, rc;
+	bool found;
 
-	resolve(cl, op, pi, &st);
-	if (cl->cfg->stat_check &&
-	    !(exists(cl, op, pi, &st) && S_ISDIR(st.st_mode)))
+	found = !resolve(cl, pi, &st);
+	if (cl->cfg->stat_check && !(found && S_ISDIR(st.st_mode)))
 		return op->expect == LF_EXPECT_OK ? 0 : -ENOENT;
-	rc = AT(cl, op, pi, dfd, base, unlinkat(dfd, base, AT_REMOVEDIR));
-	if (rc)
-		return rc;
-	dir_invalidate(cl, pi);
-	if (cl->cfg->sync_dirs)
+	rc = AT(cl, RETRY(op), pi, dfd, base, unlinkat(dfd, base, AT_REMOVEDIR));
+	if (!rc)
+		dir_invalidate(cl, pi);
+	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
 		sync_dir(cl, pi);
-	return 0;
+	return rc;
 }
 
 static int fio_mkdir(struct client *cl, const struct lf_op *op)
@@ -480,17 +476,16 @@ static int fio_mkdir(struct client *cl, const struct lf_op *op)
 	struct stat st;
 	int dfd;
 
-	resolve(cl, op, pi, &st);
-	if (cl->cfg->stat_check && exists(cl, op, pi, &st))
+	if (!resolve(cl, pi, &st) && cl->cfg->stat_check)
 		return 0;
-	return AT(cl, op, pi, dfd, base, mkdirat(dfd, base, 0777));
+	return AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0777));
 }
 
 static int fio_qpathinfo(struct client *cl, const struct lf_op *op)
 {
 	struct stat st;
 
-	return resolve(cl, op, op->path[0], &st);
+	return resolve(cl, op->path[0], &st);
 }
 
 static int fio_qfileinfo(struct client *cl, const struct lf_op *op)
@@ -544,7 +539,7 @@ static int fio_find(struct client *cl, const struct lf_op *op)
 	long n;
 	int fd;
 
-	resolve(cl, op, op->path[0], &st);
+	resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
 	fd = dir_get(cl, cl->prog->paths[op->path[0]].dir);
@@ -592,8 +587,12 @@ static int fio_writex(struct client *cl, const struct lf_op *op)
 			    cl->prog->fnums[op->handle], n, (long long)ret);
 		return OP_REPORTED;
 	}
-	if (cl->cfg->fsync_writes && fsync(fd))
-		return -errno;
+	if (cl->cfg->fsync_writes && fsync(fd)) {
+		/* dbench ignores it; we count it */
+		client_warn(cl, op, "WriteX handle %d: fsync failed (%s)",
+			    cl->prog->fnums[op->handle], strerror(errno));
+		return OP_REPORTED;
+	}
 	return 0;
 }
 

@@ -61,6 +61,24 @@ awk '/^Client [0-9]+ did/ {c=$2} c != "" && $1 == "Qfsinfo" {q[c]=$2}
                  n[0] == 0 && n[2] == 0 && q[1] == 0 && q[3] == 0)}' "$TMP/out" ||
 	fail "-c list not distributed by client id: $(sed -n '/Per client/,$p' "$TMP/out")"
 
+note "-c list with --clients-per-process: the file follows the process"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 --per-client-results --clients-per-process 2 \
+	-c "$TMP/fs.load,$TMP/dir.load" -D "$D" 2 >"$TMP/out"
+awk '/^Client [0-9]+ did/ {c=$2} c != "" && $1 == "Qfsinfo" {q[c]=$2}
+     c != "" && $1 == "NTCreateX" {n[c]=$2}
+     END {exit !(q[0] > 0 && q[1] > 0 && n[2] > 0 && n[3] > 0 &&
+                 n[0] == 0 && n[1] == 0 && q[2] == 0 && q[3] == 0)}' "$TMP/out" ||
+	fail "-c list not distributed by process: $(sed -n '/Per client/,$p' "$TMP/out")"
+
+note "--run-once with --clients-per-process: a finished client adds no latency"
+printf 'QUERY_FS_INFORMATION 259 NT_STATUS_OK\n' >"$TMP/short.load"
+awk 'BEGIN {for (i = 0; i < 200000; i++) print "QUERY_FS_INFORMATION 259 NT_STATUS_OK"}' >"$TMP/long.load"
+printf 'Sleep 1500000 NT_STATUS_OK\n' >>"$TMP/long.load"
+expect_rc 0 "$DBNG" --run-once --warmup 0 -t 60 --clients-per-process 2 \
+	-c "$TMP/short.load,$TMP/long.load" -D "$D" 2 >"$TMP/out"
+ml=$(tail -1 "$TMP/out" | sed 's/.*max_latency=\([0-9.]*\) ms/\1/')
+awk -v m="$ml" 'BEGIN {exit !(m < 1700)}' || fail "max_latency $ml ms"
+
 note "--clients-per-process: 2 procs x 3 clients"
 expect_rc 0 "$DBNG" -t 2 --warmup 0 --clients-per-process 3 -c "$LF" -D "$D" 2 >"$TMP/out"
 tail -1 "$TMP/out" | grep -q '  6 clients  2 procs  ' || fail "$(tail -1 "$TMP/out")"

@@ -143,4 +143,15 @@ finish
 [ $RC = 130 ] || fail "exit $RC"
 grep -q "^Interrupted by signal 2 during the warmup" "$TMP/out" ||
 	fail "warmup interruption not marked: $(head -20 "$TMP/out")"
+note "SIGTERM to one client process: the run stops, marked interrupted"
+start -t 60 --warmup 0 -c "$LF" -D "$D" 2
+kill -TERM "${KIDS%% *}"
+finish
+[ $RC = 143 ] || fail "exit $RC after SIGTERM to a client, expected 143"
+grep -q "a client process received signal 15" "$TMP/err" ||
+	fail "no message: $(cat "$TMP/err")"
+grep -q "^Interrupted by signal 15" "$TMP/out" || fail "not marked interrupted"
+gone $KIDS
+echo "ok: SIGTERM to a client -> exit 143, marked interrupted"
+
 echo "all process checks passed"

@@ -57,6 +57,10 @@ bad_usage "bad2.load:2: Unlink takes 2 arguments and a status, found 1" \
 # the second file of a -c list is checked too
 bad_usage "bad.load:3:" -D "$D" -c "$DATA/loadfiles/smoke.load,$TMP/bad.load" 2
 
+# a truncated gzip loadfile is an error, not a shorter loadfile
+printf 'QUERY_FS_INFORMATION 259 NT_STATUS_OK\n%.0s' $(seq 20000) | gzip -c | head -c 2000 >"$TMP/t.gz"
+bad_usage "t.gz: cannot read loadfile: unexpected end of file" -D "$D" -c "$TMP/t.gz" 2
+
 # a second operand (tbench's server) is accepted and ignored, as in 4.0
 expect_rc 0 "$DBNG" -B null -t 1 -D "$D" 1 localhost >/dev/null
 
