@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 
@@ -310,8 +311,14 @@ static inline bool client_step(struct client *cl)
 		note_latency(s, t0 - cl->prev_start_ns);
 	cl->prev_start_ns = t0;
 
+	if (likely(op_is_timed(op->type))) /* a Sleep is no stall */
+		__atomic_store_n(&s->op_start_ns, t0, __ATOMIC_RELEASE);
 	rc = cl->be->op[op->type](cl, op);
 	t1 = clock_ns();
+	/* tell the watchdog: done_ns first, then the start it belongs to */
+	__atomic_store_n(&s->done_ns, t1 - t0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->done_start_ns, t0, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELAXED);
 
 	if (unlikely(cl->gen != cl->hdr->gen)) {
 		/* the parent ended the warmup: start counting afresh */
@@ -342,6 +349,7 @@ int client_loop(struct client *cls, int n)
 	int active = n;
 
 	for (int i = 0; i < n; i++) {
+		cls[i].slot->pid = (uint32_t)getpid();
 		cls[i].pass_start_ns = now;
 		cls[i].gen = cls[i].hdr->gen;
 		cls[i].slot->gen = cls[i].gen;

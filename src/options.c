@@ -28,6 +28,7 @@ enum {
 	O_SHOW_EXEC,
 	O_NO_PCT,
 	O_JSON,
+	O_STALL,
 	O_VERSION,
 };
 
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{"show-execute-time", no_argument, NULL, O_SHOW_EXEC},
 	{"no-percentiles", no_argument, NULL, O_NO_PCT},
 	{"json", required_argument, NULL, O_JSON},
+	{"stall-threshold", required_argument, NULL, O_STALL},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -96,6 +98,8 @@ OPT_BUILTIN ")\n"
 "      --no-percentiles       omit the percentile table\n"
 "      --json=FILE            write the whole result as JSON to FILE\n"
 "                             (- for stdout; the text then goes to stderr)\n"
+"      --stall-threshold=MS   record the kernel stack of any op running\n"
+"                             longer (default 100; 0 turns it off)\n"
 "  -T, --tcp-options=OPTS     accepted for dbench compatibility, ignored\n"
 "  -h, --help                 this text\n"
 "      --version              print the version\n"
@@ -161,6 +165,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	cfg->loadfile = OPT_BUILTIN;
 	cfg->dir = ".";
 	cfg->backend = "fileio";
+	cfg->stall_ms = 100;
 
 	opterr = 0;
 	optind = 0; /* glibc: a full reset, also inside "-abc" clusters */
@@ -243,6 +248,10 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case O_NO_PCT:
 			cfg->no_percentiles = true;
+			break;
+		case O_STALL:
+			rc = parse_long("--stall-threshold", optarg, 0,
+					3600000, &cfg->stall_ms);
 			break;
 		case O_JSON:
 			if (!*optarg)

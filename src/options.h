@@ -39,6 +39,7 @@ struct config {
 	bool show_exec_time;  /* --show-execute-time */
 	bool no_percentiles;  /* --no-percentiles */
 	const char *json;     /* --json FILE ("-": stdout), or NULL */
+	int stall_ms;	      /* --stall-threshold, 0 = no watchdog */
 };
 
 /* opt_out - where the human-readable output goes: stdout, or stderr when

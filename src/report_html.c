@@ -291,7 +291,7 @@ static const char css[] =
 	"svg.plot polyline{fill:none;stroke-linejoin:round;"
 	"stroke-linecap:round}\n"
 	"svg.plot .ctx{stroke:#c9ced4;stroke-width:1}\n"
-	"svg.plot .area{fill:#cfe1f3;stroke:none}\n"
+	"svg.plot .area{fill:#1f77b4;fill-opacity:0.16;stroke:none}\n"
 	"svg.plot .tput{stroke:#1f77b4;stroke-width:1.5}\n"
 	"svg.plot .ref{stroke:#1e2125;stroke-width:1.2;"
 	"stroke-dasharray:6 4}\n"
@@ -878,7 +878,8 @@ static void note(FILE *f, const char *kind, const char *text)
 	fprintf(f, "<p class=\"note\" data-note=\"%s\">%s</p>\n", kind, text);
 }
 
-/* Decade grid lines and labels of a log y axis; @minor adds 2..9. */
+/* Decade grid lines (and 2..9 or 2, 5 between them when there is room)
+ * of a log y axis, labelled when @labels. */
 static void y_log_axis(FILE *f, const struct frame *fr, bool labels)
 {
 	int k0 = (int)lround(log10(fr->ymin));

@@ -22,6 +22,18 @@ struct result *result_new(void)
 	return r;
 }
 
+void result_stall_free(struct result_stall *ev)
+{
+	free(ev->file);
+	free(ev->path);
+	free(ev->start_time);
+	for (int i = 0; i < ev->nsamples; i++) {
+		free(ev->samples[i].wchan);
+		free(ev->samples[i].stack);
+	}
+	memset(ev, 0, sizeof(*ev));
+}
+
 void result_free(struct result *r)
 {
 	if (!r)
@@ -45,6 +57,11 @@ void result_free(struct result *r)
 	for (int i = 0; i < r->nwarn_msgs; i++)
 		free(r->warn_msgs[i]);
 	free(r->points);
+	for (int i = 0; i < r->stalls.nevents; i++)
+		result_stall_free(&r->stalls.events[i]);
+	for (int i = 0; i < r->stalls.nfolded; i++)
+		free(r->stalls.folded[i].stack);
+	free(r->stalls.note);
 	free(r);
 }
 

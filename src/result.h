@@ -60,6 +60,66 @@ struct result_point {
 	uint64_t p99_ns[OP_NR];
 };
 
+/* Pressure stall information of one resource (/proc/pressure/X). */
+struct result_psi {
+	bool valid;
+	double some_avg10, full_avg10;
+	uint64_t some_total_us, full_total_us;
+};
+
+enum { PSI_IO, PSI_MEMORY, PSI_CPU, PSI_NR };
+
+#define STALL_MAX_SAMPLES 16
+
+/* One look at a stuck client while its op was still in flight. */
+struct result_stall_sample {
+	double t_ms;		/* since the op started */
+	char state;		/* /proc/PID/stat: R, S, D, ... */
+	uint32_t repeat;	/* later samples that looked the same */
+	char *wchan;
+	char *stack;		/* /proc/PID/stack frames, ';'-separated */
+};
+
+/* An op that ran longer than the stall threshold. */
+struct result_stall {
+	int client;
+	int pid;
+	int op;			/* enum op_type */
+	uint32_t line;
+	char *file;
+	char *path;
+	double start_s;		/* after the release of the clients */
+	char *start_time;	/* absolute, ISO 8601 UTC with ms */
+	double duration_ms;	/* final (or so far, if !ended) */
+	bool ended;		/* false: still stuck when the run ended */
+	struct result_psi psi_start[PSI_NR], psi_end[PSI_NR];
+	int nsamples;
+	struct result_stall_sample samples[STALL_MAX_SAMPLES];
+};
+
+/* A distinct kernel stack seen in stall samples, with how often. */
+struct result_folded {
+	char *stack;
+	uint64_t count;
+};
+
+#define STALL_MAX_EVENTS 32	/* longest events kept in full */
+#define STALL_MAX_FOLDED 64	/* distinct stacks kept */
+
+struct result_stalls {
+	bool enabled;
+	double threshold_ms;
+	uint64_t total;			/* events, kept or not */
+	uint64_t count[OP_NR];		/* events per op */
+	double max_ms[OP_NR];		/* longest per op */
+	int nevents;			/* kept, longest first */
+	struct result_stall events[STALL_MAX_EVENTS];
+	int nfolded;			/* most frequent first */
+	struct result_folded folded[STALL_MAX_FOLDED];
+	uint64_t folded_other;		/* samples beyond STALL_MAX_FOLDED */
+	char *note;			/* e.g. why stacks could not be read */
+};
+
 /* Where the run happened (all strings may be NULL when unknown). */
 struct result_env {
 	char *hostname;
@@ -114,6 +174,9 @@ struct result {
 	int nwarn_msgs;
 	char *warn_msgs[RESULT_MAX_MSGS];
 
+	/* operations that stalled (watchdog.c) */
+	struct result_stalls stalls;
+
 	/* the time series: at most RESULT_MAX_POINTS intervals; when full,
 	 * neighbours are merged and the interval doubles */
 	double interval_s;
@@ -125,6 +188,9 @@ struct result {
 
 /* result_new - an empty result (zeroed, max_client -1); NULL on ENOMEM */
 struct result *result_new(void);
+
+/* result_stall_free - release what @ev owns (not @ev itself) */
+void result_stall_free(struct result_stall *ev);
 
 /* result_free - release @r and everything it owns */
 void result_free(struct result *r);

@@ -236,6 +236,94 @@ static json_t *series_json(const struct result *r)
 	return o;
 }
 
+static const char *const psi_names[PSI_NR] = { "io", "memory", "cpu" };
+
+static json_t *psi_json(const struct result_psi *psi)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < PSI_NR; i++) {
+		json_t *x;
+
+		if (!psi[i].valid) {
+			set(o, psi_names[i], json_null());
+			continue;
+		}
+		x = json_object();
+		set(x, "some_avg10", json_real(psi[i].some_avg10));
+		set(x, "full_avg10", json_real(psi[i].full_avg10));
+		set(x, "some_total_us", u64(psi[i].some_total_us));
+		set(x, "full_total_us", u64(psi[i].full_total_us));
+		set(o, psi_names[i], x);
+	}
+	return o;
+}
+
+static json_t *stalls_json(const struct result_stalls *st)
+{
+	json_t *o = json_object(), *per = json_object(), *ev = json_array();
+	json_t *fo = json_array();
+	char state[2] = "?";
+
+	set(o, "enabled", json_boolean(st->enabled));
+	set(o, "threshold_ms", json_real(st->threshold_ms));
+	set(o, "total", u64(st->total));
+	for (int i = 0; i < OP_NR; i++) {
+		json_t *x;
+
+		if (!st->count[i])
+			continue;
+		x = json_object();
+		set(x, "count", u64(st->count[i]));
+		set(x, "max_ms", json_real(st->max_ms[i]));
+		set(per, op_info[i].label, x);
+	}
+	set(o, "per_op", per);
+	for (int k = 0; k < st->nevents; k++) {
+		const struct result_stall *e = &st->events[k];
+		json_t *x = json_object(), *sm = json_array();
+
+		set(x, "op", json_string(op_info[e->op].label));
+		set(x, "duration_ms", json_real(e->duration_ms));
+		set(x, "ended", json_boolean(e->ended));
+		set(x, "client", json_integer(e->client));
+		set(x, "pid", json_integer(e->pid));
+		set(x, "start_s", json_real(e->start_s));
+		set(x, "start_time", str_or_null(e->start_time));
+		set(x, "file", str_or_null(e->file));
+		set(x, "line", json_integer(e->line));
+		set(x, "path", str_or_null(e->path));
+		set(x, "psi_start", psi_json(e->psi_start));
+		set(x, "psi_end", psi_json(e->psi_end));
+		for (int i = 0; i < e->nsamples; i++) {
+			const struct result_stall_sample *p = &e->samples[i];
+			json_t *y = json_object();
+
+			state[0] = p->state;
+			set(y, "t_ms", json_real(p->t_ms));
+			set(y, "state", json_string(state));
+			set(y, "repeat", json_integer(p->repeat));
+			set(y, "wchan", str_or_null(p->wchan));
+			set(y, "stack", str_or_null(p->stack));
+			json_array_append_new(sm, y);
+		}
+		set(x, "samples", sm);
+		json_array_append_new(ev, x);
+	}
+	set(o, "events", ev);
+	for (int i = 0; i < st->nfolded; i++) {
+		json_t *x = json_object();
+
+		set(x, "stack", json_string(st->folded[i].stack));
+		set(x, "count", u64(st->folded[i].count));
+		json_array_append_new(fo, x);
+	}
+	set(o, "folded_stacks", fo);
+	set(o, "folded_other", u64(st->folded_other));
+	set(o, "note", str_or_null(st->note));
+	return o;
+}
+
 static json_t *strings(char *const *v, int n)
 {
 	json_t *a = json_array();
@@ -289,6 +377,7 @@ static json_t *result_json(const struct result *r)
 	set(o, "ops", ops);
 	set(o, "clients", clients_json(r));
 	set(o, "time_series", series_json(r));
+	set(o, "stalls", stalls_json(&r->stalls));
 	return o;
 }
 
@@ -705,6 +794,103 @@ static void read_series(struct reader *rd, json_t *ts, struct result *r)
 	r->interval_s = get_num(rd, ts, "time_series.", "interval_s");
 }
 
+static void read_psi(json_t *o, struct result_psi *psi)
+{
+	for (int i = 0; i < PSI_NR; i++) {
+		json_t *x = json_object_get(o, psi_names[i]);
+
+		if (!json_is_object(x))
+			continue;
+		psi[i].valid = true;
+		psi[i].some_avg10 = json_number_value(
+			json_object_get(x, "some_avg10"));
+		psi[i].full_avg10 = json_number_value(
+			json_object_get(x, "full_avg10"));
+		psi[i].some_total_us = (uint64_t)json_integer_value(
+			json_object_get(x, "some_total_us"));
+		psi[i].full_total_us = (uint64_t)json_integer_value(
+			json_object_get(x, "full_total_us"));
+	}
+}
+
+/* The stalls section; absent in results of older dbench-ng versions. */
+static void read_stalls(struct reader *rd, json_t *o, struct result *r)
+{
+	struct result_stalls *st = &r->stalls;
+	const char *w = "stalls.", *k;
+	json_t *x, *v;
+	size_t i, j;
+
+	if (!o)
+		return;
+	st->enabled = get_bool(rd, o, w, "enabled");
+	st->threshold_ms = get_num(rd, o, w, "threshold_ms");
+	st->total = get_u64(rd, o, w, "total");
+	json_object_foreach(json_object_get(o, "per_op"), k, v) {
+		int op = op_by_label(k);
+
+		if (op < 0) {
+			rerr(rd, "stalls.per_op: '%s' is not an operation", k);
+			return;
+		}
+		st->count[op] = get_u64(rd, v, "stalls.per_op.", "count");
+		st->max_ms[op] = get_num(rd, v, "stalls.per_op.", "max_ms");
+	}
+	json_array_foreach(get(rd, o, w, "events", JSON_ARRAY), i, x) {
+		struct result_stall *e;
+		const char *op = json_string_value(json_object_get(x, "op"));
+
+		if (i >= STALL_MAX_EVENTS || !op || op_by_label(op) < 0) {
+			rerr(rd, "stalls.events[%zu] is not a stall event", i);
+			return;
+		}
+		e = &st->events[st->nevents++];
+		e->op = op_by_label(op);
+		e->duration_ms = get_num(rd, x, "stalls.events[].",
+					 "duration_ms");
+		e->ended = get_bool(rd, x, "stalls.events[].", "ended");
+		e->client = get_int(rd, x, "stalls.events[].", "client", 0,
+				    INT32_MAX);
+		e->pid = get_int(rd, x, "stalls.events[].", "pid", 0,
+				 INT32_MAX);
+		e->start_s = get_num(rd, x, "stalls.events[].", "start_s");
+		e->start_time = get_str(rd, x, "stalls.events[].",
+					"start_time");
+		e->file = get_str(rd, x, "stalls.events[].", "file");
+		e->line = (uint32_t)get_int(rd, x, "stalls.events[].", "line",
+					    0, INT32_MAX);
+		e->path = get_str(rd, x, "stalls.events[].", "path");
+		read_psi(json_object_get(x, "psi_start"), e->psi_start);
+		read_psi(json_object_get(x, "psi_end"), e->psi_end);
+		json_array_foreach(json_object_get(x, "samples"), j, v) {
+			struct result_stall_sample *p;
+			const char *state;
+
+			if (j >= STALL_MAX_SAMPLES)
+				break;
+			p = &e->samples[e->nsamples++];
+			p->t_ms = get_num(rd, v, "samples[].", "t_ms");
+			state = json_string_value(json_object_get(v, "state"));
+			p->state = state && *state ? state[0] : '?';
+			p->repeat = (uint32_t)get_int(rd, v, "samples[].",
+						      "repeat", 0, INT32_MAX);
+			p->wchan = get_str(rd, v, "samples[].", "wchan");
+			p->stack = get_str(rd, v, "samples[].", "stack");
+		}
+	}
+	json_array_foreach(get(rd, o, w, "folded_stacks", JSON_ARRAY), i, x) {
+		if (i >= STALL_MAX_FOLDED)
+			break;
+		st->folded[i].stack = get_str(rd, x, "folded_stacks[].",
+					      "stack");
+		st->folded[i].count = get_u64(rd, x, "folded_stacks[].",
+					      "count");
+		st->nfolded = (int)i + 1;
+	}
+	st->folded_other = get_u64(rd, o, w, "folded_other");
+	st->note = get_str(rd, o, w, "note");
+}
+
 int result_parse_json(const char *name, const char *text, size_t len,
 		      struct result **out, char *err, size_t errlen)
 {
@@ -779,6 +965,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	}
 	read_clients(&rd, get(&rd, doc, "", "clients", JSON_ARRAY), r);
 	read_series(&rd, get(&rd, doc, "", "time_series", JSON_OBJECT), r);
+	read_stalls(&rd, json_object_get(doc, "stalls"), r);
 	if (rd.failed)
 		goto fail;
 	json_decref(doc);

@@ -33,6 +33,7 @@
 #include "report_text.h"
 #include "result.h"
 #include "shm.h"
+#include "watchdog.h"
 
 #define SETUP_TIMEOUT_S 30
 
@@ -67,6 +68,7 @@ struct runner {
 
 	/* what goes into the result, and the time series */
 	struct result *res;
+	struct watchdog *wd;
 	FILE *out;		/* stdout, or stderr with --json - */
 	uint64_t warmup_end_ns;
 	struct stats *cum_prev;	/* merged counts at the last point */
@@ -505,6 +507,21 @@ static char *op_paths(struct runner *r, int id, uint32_t pc)
 	return strdup(both);
 }
 
+/* watchdog_describe_fn: name the op a stuck client is running. */
+static void describe_stall(void *ctx, int client, uint32_t pc,
+			   struct result_stall *ev)
+{
+	struct runner *r = ctx;
+	const struct program *prog = prog_of(r, client);
+
+	if (pc >= prog->nops)
+		pc = 0;
+	ev->op = prog->ops[pc].type;
+	ev->line = prog->ops[pc].line;
+	ev->file = strdup(prog->name);
+	ev->path = op_paths(r, client, pc);
+}
+
 static void add_error(struct result *res, const char *msg)
 {
 	if (res->nerrors < RESULT_MAX_MSGS)
@@ -642,6 +659,25 @@ static void run_phases(struct runner *r)
 	close(r->barrier[1]);
 	r->barrier[1] = -1;
 
+	if (cfg->stall_ms > 0) {
+		struct watchdog_cfg wc = {
+			.shm = r->shm,
+			.nclients = cfg->nclients,
+			.threshold_ns = (uint64_t)cfg->stall_ms * NSEC_PER_MSEC,
+			.poll_ns = 5 * NSEC_PER_MSEC,
+			.sample_ns = 100 * NSEC_PER_MSEC,
+			.proc = "/proc",
+			.describe = describe_stall,
+			.ctx = r,
+			.out = &r->res->stalls,
+		};
+
+		r->wd = watchdog_start(&wc);
+		if (!r->wd)
+			fprintf(stderr, "dbench-ng: cannot start the stall "
+				"watchdog: %s\n", strerror(errno));
+	}
+
 	next = hdr->start_ns + NSEC_PER_SEC;
 	while (r->nalive > 0) {
 		uint64_t now;
@@ -662,6 +698,8 @@ static void run_phases(struct runner *r)
 				next += NSEC_PER_SEC;
 		}
 	}
+	watchdog_stop(r->wd);
+	r->wd = NULL;
 	/* every child is gone: the final cleanup line, as dbench prints */
 	if (!r->cleanup) {
 		r->cleanup = true;

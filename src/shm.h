@@ -58,6 +58,12 @@ struct client_slot {
 	volatile uint32_t cur_op;	 /* index of the op in flight */
 	volatile uint32_t cleaned;	 /* its files are gone (or kept) */
 
+	/* for the watchdog: the op in flight and the last one completed */
+	volatile uint32_t pid;
+	volatile uint64_t op_start_ns;	 /* 0: no op in flight */
+	volatile uint64_t done_start_ns; /* start of the last completed op */
+	volatile uint64_t done_ns;	 /* and its duration */
+
 	/* completed passes for --show-execute-time: a ring */
 	volatile uint64_t pass_head; /* written by the client */
 	uint64_t pass_tail;	     /* read position, parent only */

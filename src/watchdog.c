@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * watchdog.c - catch an op while it is stuck and show where the kernel is.
+ *
+ * Every poll_ns the thread reads each client's op_start_ns.  An op in
+ * flight for longer than the threshold opens a stall event: who, which
+ * op and loadfile line, when, PSI now, and a sample of /proc/PID/stack,
+ * wchan and state.  While it stays stuck it is sampled again every
+ * sample_ns; identical samples fold into a repeat count, so a stack that
+ * moves shows as a sequence.  When the op ends the event takes its exact
+ * duration from the client (done_start_ns/done_ns) and PSI again.
+ *
+ * Memory is bounded whatever happens: the STALL_MAX_EVENTS longest events
+ * are kept in full, every event is counted per op, and sampled stacks are
+ * folded into at most STALL_MAX_FOLDED distinct ones with counts.
+ */
+#include "watchdog.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "result.h"
+#include "shm.h"
+
+struct active {
+	struct result_stall ev;
+	uint64_t start_ns;	/* identifies the op instance */
+	uint64_t next_sample_ns;
+};
+
+struct watchdog {
+	struct watchdog_cfg cfg;
+	pthread_t thread;
+	volatile int quit;
+	struct active **active;	/* per client: the stall in progress */
+	bool warned_stack;
+};
+
+/* ------------------------------ /proc ---------------------------------- */
+
+/* Read a small /proc file into @buf; -errno on failure. */
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return 0;
+}
+
+void watchdog_read_psi(const char *proc, struct result_psi *psi)
+{
+	static const char *const names[PSI_NR] = { "io", "memory", "cpu" };
+	char path[256], buf[512];
+
+	for (int i = 0; i < PSI_NR; i++) {
+		struct result_psi *p = &psi[i];
+		char *some, *full;
+
+		memset(p, 0, sizeof(*p));
+		snprintf(path, sizeof(path), "%s/pressure/%s", proc, names[i]);
+		if (read_file(path, buf, sizeof(buf)))
+			continue;
+		some = strstr(buf, "some ");
+		full = strstr(buf, "full ");
+		if (!some ||
+		    sscanf(some, "some avg10=%lf avg60=%*f avg300=%*f total=%lu",
+			   &p->some_avg10, &p->some_total_us) != 2)
+			continue;
+		if (full)
+			sscanf(full,
+			       "full avg10=%lf avg60=%*f avg300=%*f total=%lu",
+			       &p->full_avg10, &p->full_total_us);
+		p->valid = true;
+	}
+}
+
+char *watchdog_fold_stack(const char *text)
+{
+	const char *lines[128];
+	char *out = malloc(strlen(text) + 1), *w;
+	int n = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *t = text; *t && n < 128;) {
+		const char *e = strchr(t, '\n');
+
+		lines[n++] = t;
+		if (!e)
+			break;
+		t = e + 1;
+	}
+	w = out;
+	for (int i = n - 1; i >= 0; i--) {	/* outermost frame first */
+		const char *t = lines[i], *e = strchr(t, '\n'), *f, *end;
+		const char *mod;
+
+		if (!e)
+			e = t + strlen(t);
+		/* "[<0>] func+0x12/0x80 [module]" */
+		f = strstr(t, "] ");
+		f = f && f < e ? f + 2 : t;
+		for (end = f; end < e && *end != '+' && *end != ' '; end++)
+			;
+		if (end == f)
+			continue;
+		if (w != out)
+			*w++ = ';';
+		memcpy(w, f, (size_t)(end - f));
+		w += end - f;
+		mod = memchr(end, '[', (size_t)(e - end));
+		if (mod) {	/* keep " [module]" */
+			*w++ = ' ';
+			memcpy(w, mod, (size_t)(e - mod));
+			w += e - mod;
+		}
+	}
+	*w = 0;
+	return out;
+}
+
+/* Take one sample of process @pid into @ev (folding a repeat). */
+static void sample(struct watchdog *wd, struct result_stall *ev, int pid,
+		   double t_ms)
+{
+	char path[256], buf[16384], wchan[128], state = '?';
+	struct result_stall_sample *last, *s;
+	char *stack = NULL, *p;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", wd->cfg.proc, pid);
+	if (!read_file(path, buf, sizeof(buf))) {
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ')
+			state = p[2];
+	}
+	snprintf(path, sizeof(path), "%s/%d/wchan", wd->cfg.proc, pid);
+	if (read_file(path, wchan, sizeof(wchan)))
+		wchan[0] = 0;
+	snprintf(path, sizeof(path), "%s/%d/stack", wd->cfg.proc, pid);
+	rc = read_file(path, buf, sizeof(buf));
+	if (!rc) {
+		stack = watchdog_fold_stack(buf);
+	} else if (!wd->warned_stack && wd->cfg.out) {
+		char note[300];
+
+		snprintf(note, sizeof(note), "kernel stacks unavailable: %s: "
+			 "%s%s", path, strerror(-rc),
+			 rc == -EACCES || rc == -EPERM ? " (needs root)" : "");
+		wd->cfg.out->note = strdup(note);
+		wd->warned_stack = true;
+	}
+	last = ev->nsamples ? &ev->samples[ev->nsamples - 1] : NULL;
+	if (last && last->state == state &&
+	    !strcmp(last->wchan ? last->wchan : "", wchan) &&
+	    !strcmp(last->stack ? last->stack : "", stack ? stack : "")) {
+		last->repeat++;
+		free(stack);
+		return;
+	}
+	if (ev->nsamples == STALL_MAX_SAMPLES) {
+		last->repeat++;	/* full: count it with the last one */
+		free(stack);
+		return;
+	}
+	s = &ev->samples[ev->nsamples++];
+	s->t_ms = t_ms;
+	s->state = state;
+	s->repeat = 0;
+	s->wchan = strdup(wchan);
+	s->stack = stack;
+}
+
+/* ------------------------------ events --------------------------------- */
+
+static void fold(struct result_stalls *st, const char *stack, uint64_t n)
+{
+	int i;
+
+	if (!stack || !*stack)
+		return;
+	for (i = 0; i < st->nfolded; i++) {
+		if (!strcmp(st->folded[i].stack, stack)) {
+			st->folded[i].count += n;
+			return;
+		}
+	}
+	if (st->nfolded == STALL_MAX_FOLDED) {
+		st->folded_other += n;
+		return;
+	}
+	st->folded[st->nfolded].stack = strdup(stack);
+	st->folded[st->nfolded++].count = n;
+}
+
+/* The op of @a ended (or the run did): complete it and keep it if it is
+ * among the longest. */
+static void finish(struct watchdog *wd, struct active *a, int client,
+		   uint64_t now, bool ended)
+{
+	struct result_stalls *st = wd->cfg.out;
+	struct client_slot *s = &wd->cfg.shm->slot[client];
+	struct result_stall *ev = &a->ev;
+	uint64_t ds = __atomic_load_n(&s->done_start_ns, __ATOMIC_ACQUIRE);
+	uint64_t d = __atomic_load_n(&s->done_ns, __ATOMIC_RELAXED);
+	int i;
+
+	ev->ended = ended;
+	ev->duration_ms = (double)(ended && ds == a->start_ns
+					   ? d : now - a->start_ns) / 1e6;
+	watchdog_read_psi(wd->cfg.proc, ev->psi_end);
+	st->total++;
+	st->count[ev->op]++;
+	if (ev->duration_ms > st->max_ms[ev->op])
+		st->max_ms[ev->op] = ev->duration_ms;
+	for (i = 0; i < ev->nsamples; i++)
+		fold(st, ev->samples[i].stack, 1 + ev->samples[i].repeat);
+
+	/* keep the longest STALL_MAX_EVENTS, longest first */
+	if (st->nevents == STALL_MAX_EVENTS) {
+		if (st->events[st->nevents - 1].duration_ms >= ev->duration_ms) {
+			result_stall_free(ev);
+			return;
+		}
+		result_stall_free(&st->events[--st->nevents]);
+	}
+	for (i = st->nevents; i > 0 && st->events[i - 1].duration_ms <
+					       ev->duration_ms; i--)
+		st->events[i] = st->events[i - 1];
+	st->events[i] = *ev;
+	st->nevents++;
+}
+
+static void open_event(struct watchdog *wd, int client, uint64_t start,
+		       uint64_t now)
+{
+	struct client_slot *s = &wd->cfg.shm->slot[client];
+	struct active *a = calloc(1, sizeof(*a));
+	struct result_stall *ev;
+	struct timespec rt;
+	time_t sec;
+	struct tm tm;
+	char when[40];
+	uint64_t wall;
+
+	if (!a)
+		return;
+	ev = &a->ev;
+	a->start_ns = start;
+	ev->client = client;
+	ev->pid = (int)s->pid;
+	wd->cfg.describe(wd->cfg.ctx, client, s->cur_op, ev);
+	ev->start_s = (double)(start - wd->cfg.shm->hdr.start_ns) / 1e9;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	wall = (uint64_t)rt.tv_sec * NSEC_PER_SEC + (uint64_t)rt.tv_nsec -
+	       (now - start);
+	sec = (time_t)(wall / NSEC_PER_SEC);
+	gmtime_r(&sec, &tm);
+	strftime(when, 24, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03uZ",
+		 (unsigned int)(wall % NSEC_PER_SEC / NSEC_PER_MSEC));
+	ev->start_time = strdup(when);
+	watchdog_read_psi(wd->cfg.proc, ev->psi_start);
+	sample(wd, ev, ev->pid, (double)(now - start) / 1e6);
+	a->next_sample_ns = now + wd->cfg.sample_ns;
+	wd->active[client] = a;
+}
+
+static void poll_clients(struct watchdog *wd)
+{
+	uint64_t now = clock_ns();
+
+	for (int i = 0; i < wd->cfg.nclients; i++) {
+		struct client_slot *s = &wd->cfg.shm->slot[i];
+		uint64_t start = __atomic_load_n(&s->op_start_ns,
+						 __ATOMIC_ACQUIRE);
+		struct active *a = wd->active[i];
+
+		if (a && start != a->start_ns) {
+			finish(wd, a, i, now, true);
+			free(a);
+			wd->active[i] = a = NULL;
+		}
+		if (!a && start && now > start &&
+		    now - start >= wd->cfg.threshold_ns) {
+			open_event(wd, i, start, now);
+		} else if (a && now >= a->next_sample_ns) {
+			sample(wd, &a->ev, a->ev.pid,
+			       (double)(now - a->start_ns) / 1e6);
+			a->next_sample_ns = now + wd->cfg.sample_ns;
+		}
+	}
+}
+
+static void *watchdog_main(void *arg)
+{
+	struct watchdog *wd = arg;
+	uint64_t next = clock_ns();
+
+	while (!wd->quit) {
+		poll_clients(wd);
+		next += wd->cfg.poll_ns;
+		if (next < clock_ns())
+			next = clock_ns() + wd->cfg.poll_ns;
+		clock_sleep_until(next);
+	}
+	return NULL;
+}
+
+struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
+{
+	struct watchdog *wd = calloc(1, sizeof(*wd));
+	int rc;
+
+	if (!wd)
+		return NULL;
+	wd->cfg = *cfg;
+	wd->active = calloc((size_t)cfg->nclients, sizeof(*wd->active));
+	if (!wd->active) {
+		free(wd);
+		return NULL;
+	}
+	cfg->out->enabled = true;
+	cfg->out->threshold_ms = (double)cfg->threshold_ns / 1e6;
+	rc = pthread_create(&wd->thread, NULL, watchdog_main, wd);
+	if (rc) {
+		free(wd->active);
+		free(wd);
+		errno = rc;
+		return NULL;
+	}
+	return wd;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct result_folded *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+void watchdog_stop(struct watchdog *wd)
+{
+	uint64_t now;
+
+	if (!wd)
+		return;
+	wd->quit = 1;
+	pthread_join(wd->thread, NULL);
+	poll_clients(wd);	/* ops that ended since the last poll */
+	now = clock_ns();
+	for (int i = 0; i < wd->cfg.nclients; i++) {
+		if (wd->active[i]) {
+			finish(wd, wd->active[i], i, now, false);
+			free(wd->active[i]);
+		}
+	}
+	qsort(wd->cfg.out->folded, (size_t)wd->cfg.out->nfolded,
+	      sizeof(*wd->cfg.out->folded), by_count);
+	free(wd->active);
+	free(wd);
+}

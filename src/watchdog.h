@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * watchdog.h - stall forensics: a thread in the parent that watches every
+ * client's op in flight and, for one running longer than a threshold,
+ * records while it is still stuck the kernel stack, wait channel and
+ * state of the client process and the system's pressure (PSI).
+ *
+ * It only reads the clients' slots (op_start_ns, cur_op, done_*): nothing
+ * is sent to the clients and their hot loop only publishes three values.
+ */
+#ifndef DBNG_WATCHDOG_H
+#define DBNG_WATCHDOG_H
+
+#include <stdint.h>
+
+struct result_stall;
+struct result_stalls;
+struct shm;
+
+/* Fill op, line, file and path of @ev for op index @pc of client @client */
+typedef void (*watchdog_describe_fn)(void *ctx, int client, uint32_t pc,
+				     struct result_stall *ev);
+
+struct watchdog_cfg {
+	struct shm *shm;
+	int nclients;
+	uint64_t threshold_ns;	/* an op running longer is a stall */
+	uint64_t poll_ns;	/* how often the slots are read */
+	uint64_t sample_ns;	/* how often a stuck op is sampled again */
+	const char *proc;	/* "/proc" (tests may point elsewhere) */
+	watchdog_describe_fn describe;
+	void *ctx;
+	struct result_stalls *out;	/* written by the thread until stop */
+};
+
+struct watchdog;
+
+/* watchdog_start - start the thread; NULL (errno set) on failure */
+struct watchdog *watchdog_start(const struct watchdog_cfg *cfg);
+
+/* watchdog_stop - stop and join the thread; ops still stuck are recorded
+ * as not ended.  @out is complete afterwards.  Frees @wd. */
+void watchdog_stop(struct watchdog *wd);
+
+/* watchdog_read_psi - read /proc/pressure/{io,memory,cpu} under @proc into
+ * @psi[PSI_NR]; entries that cannot be read stay invalid. */
+struct result_psi;
+void watchdog_read_psi(const char *proc, struct result_psi *psi);
+
+/* watchdog_fold_stack - turn /proc/PID/stack text into folded form:
+ * outermost frame first, ';'-separated, offsets dropped, module kept
+ * ("do_syscall_64;vfs_rename;fuse_rename2;request_wait_answer [fuse]").
+ * Returns a malloc'd string, "" for an empty stack, NULL on ENOMEM. */
+char *watchdog_fold_stack(const char *text);
+
+#endif
