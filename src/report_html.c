@@ -268,6 +268,7 @@ static const char css[] =
 	".sw{display:inline-block;width:10px;height:10px;border-radius:2px;"
 	"margin-right:6px}\n"
 	".op{white-space:nowrap}\n"
+	".stk{overflow-wrap:anywhere;min-width:260px}\n"
 	".note{background:#eef3fa;border-left:3px solid #7d9cc8;"
 	"padding:8px 12px;margin:8px 0}\n"
 	"figure{margin:14px 0 26px;background:#fff;border:1px solid #dfe3e8;"
@@ -296,7 +297,8 @@ static const char css[] =
 	"svg.plot .ref{stroke:#1e2125;stroke-width:1.2;"
 	"stroke-dasharray:6 4}\n"
 	"svg.plot .dbl polyline{stroke-dasharray:7 4}\n"
-	"svg.plot .ann{font-size:12px;font-weight:600}\n";
+	"svg.plot .ann{font-size:12px;font-weight:600}\n"
+	"svg.plot .stm{fill:#fff;stroke-width:1.6}\n";
 
 static const char *status_word(enum result_status s)
 {
@@ -503,6 +505,11 @@ static void config_table(FILE *f, const struct config *c)
 	kv_bool(f, "Show execute time", "--show-execute-time",
 		c->show_exec_time);
 	kv_bool(f, "No percentiles", "--no-percentiles", c->no_percentiles);
+	kv_key(f, "Stall threshold", "--stall-threshold");
+	if (c->stall_ms > 0)
+		fprintf(f, "%d ms</td></tr>\n", c->stall_ms);
+	else
+		fputs("<span class=\"na\">off</span></td></tr>\n", f);
 	kv_key(f, "JSON result", "--json");
 	if (c->json)
 		esc(f, c->json);
@@ -690,6 +697,162 @@ static void op_table(FILE *f, const struct result *r)
 			str(f, r->warn_msgs[i]);
 			fputs("</span>", f);
 		}
+		fputs("</p>\n", f);
+	}
+}
+
+/* A ';'-separated stack, escaped, breakable after each frame. */
+static void frames(FILE *f, const char *stack)
+{
+	char frame[512];
+
+	while (*stack) {
+		size_t n = strcspn(stack, ";");
+
+		if (n >= sizeof(frame))
+			n = sizeof(frame) - 1;
+		memcpy(frame, stack, n);
+		frame[n] = 0;
+		esc(f, frame);
+		stack += n;
+		if (*stack == ';') {
+			fputs(";<wbr/>", f);
+			stack++;
+		} else if (*stack) {
+			stack++; /* a frame longer than the buffer: cut */
+		}
+	}
+}
+
+/* PSI avg10 before and after, and the stalled time, per resource. */
+static void psi_cell(FILE *f, const struct result_stall *ev)
+{
+	static const char *const names[PSI_NR] = {"io", "memory", "cpu"};
+	bool any = false;
+
+	for (int i = 0; i < PSI_NR; i++) {
+		const struct result_psi *a = &ev->psi_start[i];
+		const struct result_psi *b = &ev->psi_end[i];
+
+		if (!a->valid || !b->valid)
+			continue;
+		fprintf(f,
+			"%s<span class=\"op\">%s some %.2f&#8594;%.2f%%, "
+			"full %.2f&#8594;%.2f%%, +%.1f ms</span>",
+			any ? "<br/>" : "", names[i], a->some_avg10,
+			b->some_avg10, a->full_avg10, b->full_avg10,
+			(double)(b->some_total_us - a->some_total_us) / 1e3);
+		any = true;
+	}
+	if (!any)
+		fputs("<span class=\"na\">&#8211;</span>", f);
+}
+
+/* The watchdog's findings: ops in flight past --stall-threshold, where
+ * their client was in the kernel, and the stacks seen most often. */
+static void stalls_section(FILE *f, const struct result *r)
+{
+	const struct result_stalls *st = &r->stalls;
+	bool first = true;
+
+	if (!st->enabled && !st->total)
+		return;
+	fputs("<h2>Stalls</h2>\n", f);
+	if (!st->total) {
+		fprintf(f,
+			"<p>No operation ran longer than the stall threshold "
+			"of %.0f ms.</p>\n",
+			st->threshold_ms);
+		goto out;
+	}
+	fprintf(f,
+		"<p><b>%" PRIu64 " operation%s ran longer than %.0f ms</b>"
+		" (",
+		st->total, st->total == 1 ? "" : "s", st->threshold_ms);
+	for (int i = 0; i < OP_NR; i++) {
+		if (!st->count[i])
+			continue;
+		fprintf(f, "%s%s %" PRIu64 ", max %.3f ms", first ? "" : "; ",
+			op_info[i].label, st->count[i], st->max_ms[i]);
+		first = false;
+	}
+	fprintf(f, ").  The %d longest, while they were stuck:</p>\n",
+		st->nevents);
+	fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>#</th>"
+	      "<th>Operation</th><th class=\"n\">ms</th>"
+	      "<th class=\"n\">at (s)</th><th class=\"n\">client (pid)</th>"
+	      "<th>loadfile:line / path</th><th>PSI avg10 during</th>"
+	      "<th>samples: state, wchan, kernel stack</th></tr></thead>\n"
+	      "<tbody>\n",
+	      f);
+	for (int k = 0; k < st->nevents; k++) {
+		const struct result_stall *ev = &st->events[k];
+
+		fprintf(f, "<tr><td class=\"n\">%d</td><td>", k + 1);
+		if (ev->op >= 0 && ev->op < OP_NR)
+			op_name(f, ev->op);
+		fprintf(f,
+			"</td><td class=\"n\"><b>%.3f</b>%s</td>"
+			"<td class=\"n\">%.3f</td><td class=\"n\">%d (%d)</td>"
+			"<td class=\"mono path\">",
+			ev->duration_ms, ev->ended ? "" : "<br/>still stuck",
+			ev->start_s, ev->client, ev->pid);
+		str(f, ev->file);
+		fprintf(f, ":%" PRIu32, ev->line);
+		if (ev->path) {
+			fputs("<br/>", f);
+			esc(f, ev->path);
+		}
+		fputs("</td><td class=\"mono\">", f);
+		psi_cell(f, ev);
+		fputs("</td><td class=\"mono stk\">", f);
+		for (int i = 0; i < ev->nsamples; i++) {
+			const struct result_stall_sample *sm = &ev->samples[i];
+
+			fprintf(f, "%s<b>%.0f ms</b> %c ", i ? "<br/>" : "",
+				sm->t_ms,
+				sm->state >= 'A' && sm->state <= 'Z' ? sm->state
+								     : '?');
+			str(f, sm->wchan && *sm->wchan ? sm->wchan : NULL);
+			if (sm->repeat)
+				fprintf(f, " (&#215;%u more)", sm->repeat);
+			if (sm->stack && *sm->stack) {
+				fputs("<br/><span class=\"na\">", f);
+				frames(f, sm->stack);
+				fputs("</span>", f);
+			}
+		}
+		if (!ev->nsamples)
+			fputs("<span class=\"na\">no sample</span>", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n</div>\n", f);
+	if (st->nfolded) {
+		fputs("<h3>Kernel stacks of the stalled clients</h3>\n"
+		      "<div class=\"scroll\">\n<table>\n<thead><tr>"
+		      "<th class=\"n\">samples</th><th>stack (outermost frame "
+		      "first)</th></tr></thead>\n<tbody>\n",
+		      f);
+		for (int i = 0; i < st->nfolded; i++) {
+			fprintf(f,
+				"<tr><td class=\"n\">%" PRIu64 "</td>"
+				"<td class=\"mono stk\">",
+				st->folded[i].count);
+			if (st->folded[i].stack)
+				frames(f, st->folded[i].stack);
+			fputs("</td></tr>\n", f);
+		}
+		if (st->folded_other)
+			fprintf(f,
+				"<tr><td class=\"n\">%" PRIu64 "</td><td "
+				"class=\"na\">other stacks</td></tr>\n",
+				st->folded_other);
+		fputs("</tbody>\n</table>\n</div>\n", f);
+	}
+out:
+	if (st->note) {
+		fputs("<p class=\"note\">", f);
+		esc(f, st->note);
 		fputs("</p>\n", f);
 	}
 }
@@ -1391,6 +1554,29 @@ static void series_fill(struct series *s, const struct result *r, int op,
 	}
 }
 
+/* A diamond per stall the watchdog caught, where the call ended and as
+ * high as it lasted: it sits on the spike of its op. */
+static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
+{
+	for (int k = 0; k < r->stalls.nevents; k++) {
+		const struct result_stall *ev = &r->stalls.events[k];
+		const char *label = ev->op >= 0 && ev->op < OP_NR
+					    ? op_info[ev->op].label
+					    : "?";
+
+		fprintf(f,
+			"<path class=\"stm\" stroke=\"%s\" "
+			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"><title>%s %.3f ms%s, "
+			"client %d, from %.3f s (watchdog)</title></path>\n",
+			ev->op >= 0 && ev->op < OP_NR ? op_colour[ev->op]
+						      : "#3b424b",
+			fx(fr, ev->start_s + ev->duration_ms / 1e3),
+			fy(fr, ev->duration_ms) - 5, label, ev->duration_ms,
+			ev->ended ? "" : " (still stuck)", ev->client,
+			ev->start_s);
+	}
+}
+
 static void plot_latency(FILE *f, const struct result *r, bool p99)
 {
 	struct frame fr = ts_base;
@@ -1422,14 +1608,22 @@ static void plot_latency(FILE *f, const struct result *r, bool p99)
 				hi = v;
 		}
 	}
+	for (int k = 0; !p99 && (nops || has_lat) && k < r->stalls.nevents;
+	     k++) {
+		double v = r->stalls.events[k].duration_ms;
+
+		if (v > 0 && v < lo)
+			lo = v;
+		if (v > hi)
+			hi = v;
+	}
 	if (!nops && !has_lat) {
 		note(f, p99 ? "p99" : "maxlat",
 		     p99 ? "No p99 over time: the time series of this result "
-			   "has no "
-			   "per-operation percentiles."
+			   "has no per-operation percentiles."
 			 : "No latency over time: the time series of this "
-			   "result "
-			   "has no per-operation figures and no latency.");
+			   "result has no per-operation figures and no "
+			   "latency.");
 		return;
 	}
 	s.n = r->npoints < MAX_COLUMNS ? r->npoints : MAX_COLUMNS;
@@ -1482,9 +1676,21 @@ static void plot_latency(FILE *f, const struct result *r, bool p99)
 			     op_info[op].label, false);
 		ly += 17;
 	}
-	if (has_lat)
+	if (has_lat) {
 		legend_entry(f, fr.x0 + fr.w + 16, ly, "#3b424b",
 			     "dbench latency", true);
+		ly += 17;
+	}
+	if (!p99 && r->stalls.nevents) {
+		stall_marks(f, r, &fr);
+		fprintf(f,
+			"<path class=\"stm\" stroke=\"#3b424b\" "
+			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"/>\n",
+			fr.x0 + fr.w + 27, ly - 9);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\">watchdog stall</text>\n",
+			fr.x0 + fr.w + 44, ly);
+	}
 	if (top_op >= 0 && !p99) {
 		double x = fx(&fr, top_x), y = fy(&fr, top);
 		bool right = x > fr.x0 + fr.w * 0.7;
@@ -1561,6 +1767,7 @@ int report_html(FILE *f, const struct result *r)
 	env_table(f, &r->env);
 	fputs("</div>\n", f);
 	op_table(f, r);
+	stalls_section(f, r);
 	clients_table(f, r);
 	plots(f, r);
 	fputs("<p class=\"sub\">Written by ", f);

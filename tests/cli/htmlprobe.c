@@ -7,6 +7,9 @@
  * environment; the others are the edge cases of the report.
  *
  *   htmlprobe CASE OUT.html    CASE: stall failed nobins single empty huge
+ *   htmlprobe ppm-stats < PPM  "W H NONWHITE COLOURED" pixel counts of a
+ *                              binary PPM (P6, maxval 255), e.g. from
+ *                              "convert shot.png ppm:-"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +140,8 @@ static void fill_stall(struct result *r, int npoints, int nwarm)
 	r->nclients = 4;
 	r->clients = calloc(4, sizeof(*r->clients));
 	for (int s = 1; s <= npoints; s++) {
-		struct result_point p = {.t = s, .dur = 1, .warmup = s <= nwarm};
+		struct result_point p = {
+			.t = s, .dur = 1, .warmup = s <= nwarm};
 		bool stall = s % 30 == 25;
 
 		for (int i = 0; i < OP_NR; i++) {
@@ -202,12 +206,125 @@ static void fill_stall(struct result *r, int npoints, int nwarm)
 	}
 }
 
+/* The watchdog caught the four Rename stalls in the journal. */
+static void add_watchdog(struct result *r)
+{
+	struct result_stalls *st = &r->stalls;
+	char b[64];
+
+	r->cfg.stall_ms = 100;
+	st->enabled = true;
+	st->threshold_ms = 100;
+	st->total = 4;
+	st->count[OP_RENAME] = 4;
+	st->max_ms[OP_RENAME] = 500;
+	st->nevents = 4;
+	for (int k = 0; k < 4; k++) {
+		struct result_stall *e = &st->events[k];
+
+		e->client = k;
+		e->pid = 4242 + k;
+		e->op = OP_RENAME;
+		e->line = 4711;
+		e->file = dup(OPT_BUILTIN);
+		e->path = dup("/mnt/clients/client0/~dmtmp/PWRPNT/NEWPCB.PPT");
+		e->start_s = 24.2 + 30 * k;
+		snprintf(b, sizeof(b), "2024-05-01T12:00:%02d.200Z", 24 + k);
+		e->start_time = dup(b);
+		e->duration_ms = 500 - k;
+		e->ended = true;
+		for (int i = 0; i < PSI_NR; i++) {
+			e->psi_start[i].valid = e->psi_end[i].valid = true;
+			e->psi_end[i].some_avg10 = 12.5;
+			e->psi_end[i].some_total_us = 480000;
+		}
+		e->nsamples = 2;
+		e->samples[0].t_ms = 100;
+		e->samples[0].state = 'D';
+		e->samples[0].wchan = dup("jbd2_log_wait_commit");
+		e->samples[0].stack = dup("jbd2_log_wait_commit;"
+					  "ext4_rename2;vfs_rename;"
+					  "do_renameat2;<evil>&frame");
+		e->samples[1].t_ms = 200;
+		e->samples[1].state = 'D';
+		e->samples[1].repeat = 3;
+		e->samples[1].wchan = dup("jbd2_log_wait_commit");
+	}
+	st->nfolded = 1;
+	st->folded[0].stack = dup("do_renameat2;vfs_rename;ext4_rename2;"
+				  "jbd2_log_wait_commit");
+	st->folded[0].count = 16;
+	st->folded_other = 2;
+}
+
+/* Read one header number of a PPM, skipping blanks and comments. */
+static long ppm_num(FILE *f)
+{
+	long v = 0;
+	int c;
+
+	do {
+		c = getc(f);
+		if (c == '#')
+			while (c != '\n' && c != EOF)
+				c = getc(f);
+	} while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+	if (c < '0' || c > '9')
+		return -1;
+	while (c >= '0' && c <= '9') {
+		v = v * 10 + (c - '0');
+		c = getc(f);
+	}
+	return v; /* the one blank after it is consumed */
+}
+
+/* Count the pixels that are not white, and the saturated ones (the
+ * plots' colours: text, grid and frames are grey). */
+static int ppm_stats(FILE *f)
+{
+	unsigned long long nonwhite = 0, coloured = 0;
+	unsigned char px[3];
+	long w, h, max;
+
+	if (getc(f) != 'P' || getc(f) != '6') {
+		fprintf(stderr, "htmlprobe: not a binary PPM\n");
+		return 2;
+	}
+	w = ppm_num(f);
+	h = ppm_num(f);
+	max = ppm_num(f);
+	if (w <= 0 || h <= 0 || max != 255) {
+		fprintf(stderr, "htmlprobe: unsupported PPM header\n");
+		return 2;
+	}
+	for (long i = 0; i < w * h; i++) {
+		int lo, hi;
+
+		if (fread(px, 1, 3, f) != 3) {
+			fprintf(stderr, "htmlprobe: PPM truncated\n");
+			return 2;
+		}
+		lo = px[0] < px[1] ? px[0] : px[1];
+		lo = px[2] < lo ? px[2] : lo;
+		hi = px[0] > px[1] ? px[0] : px[1];
+		hi = px[2] > hi ? px[2] : hi;
+		if (lo < 235)
+			nonwhite++;
+		if (hi - lo > 60)
+			coloured++;
+	}
+	printf("%ld %ld %llu %llu\n", w, h, nonwhite, coloured);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct result *r;
 	char err[512];
 	const char *c;
 
+	if (argc == 2 && !strcmp(argv[1], "ppm-stats"))
+		return ppm_stats(stdin);
 	if (argc != 3) {
 		fprintf(stderr, "usage: htmlprobe CASE OUT.html\n");
 		return 2;
@@ -219,6 +336,7 @@ int main(int argc, char **argv)
 	set_env(r);
 	if (!strcmp(c, "stall")) {
 		fill_stall(r, 130, 10);
+		add_watchdog(r);
 	} else if (!strcmp(c, "failed")) {
 		fill_stall(r, 40, 10);
 		r->status = RESULT_FAILED;

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The HTML report: a real run re-rendered with "dbench-ng report --html",
+# and synthetic results (tests/cli/htmlprobe.c) with a 500 ms Rename stall
+# every 30 s, hostile strings and the edge cases.  Each page must be
+# well-formed, self-contained (no script, nothing fetched), hold the
+# expected plots, render in headless Chromium without errors, and the
+# stall must be drawn as evenly spaced spikes.
+. "$(dirname "$0")/../lib.sh"
+
+CHROMIUM=$(command -v chromium) ||
+	skip "chromium not installed (apt-get install chromium)"
+[ -x "$DBNG" ] || fail "$DBNG not built (make)"
+
+# --- the probe: built from the report sources, without main.c ---------
+PROBE=$TMP/htmlprobe
+CCFLAGS="-std=gnu11 -D_GNU_SOURCE -O1 -I$ROOT/src"
+# the few modules the report needs; if they come to need more, all of
+# src/ but main.c
+ALL_SRC=()
+for c in "$ROOT"/src/*.c "$ROOT"/src/backends/*.c; do
+	[ "${c##*/}" = main.c ] || ALL_SRC+=("$c")
+done
+read -ra LIBS <<<"$(pkg-config --libs zlib jansson 2>/dev/null)"
+# shellcheck disable=SC2086
+cc $CCFLAGS -o "$PROBE" "$ROOT/tests/cli/htmlprobe.c" \
+	"$ROOT"/src/{report_html,histogram,ops,result,env}.c -lm \
+	2>"$TMP/cc.err" ||
+	cc $CCFLAGS -o "$PROBE" "$ROOT/tests/cli/htmlprobe.c" "${ALL_SRC[@]}" \
+		"${LIBS[@]}" -lm 2>>"$TMP/cc.err" ||
+	fail "cannot build htmlprobe: $(cat "$TMP/cc.err")"
+
+# no_temp_left: no PATH.tmp.XXXXXX of an atomic write remains in $TMP
+no_temp_left() {
+	local t
+	for t in "$TMP"/*.tmp.*; do
+		[ -e "$t" ] && fail "temporary file left: $t"
+	done
+	return 0
+}
+
+# check_page FILE NPLOTS: well-formed, self-contained, NPLOTS plots
+check_page() {
+	local f=$1 want=$2 n
+	[ -s "$f" ] || fail "$f: missing or empty"
+	head -c 15 "$f" | grep -q '<!DOCTYPE html>' || fail "$f: no doctype"
+	if command -v xmllint >/dev/null; then
+		# the page is also well-formed XML (polyglot), which is
+		# stricter than the HTML parser: every tag closed, every &
+		# escaped, no control characters
+		xmllint --noout "$f" 2>"$TMP/xml.err" ||
+			fail "$f: not well-formed: $(head -5 "$TMP/xml.err")"
+		# libxml2's HTML parser knows HTML 4 only: ignore its
+		# complaints about HTML5 and SVG tag names, nothing else
+		xmllint --html --noout "$f" 2>&1 | grep 'error :' |
+			grep -v 'error : Tag [a-zA-Z]* invalid' >"$TMP/html.err"
+		[ ! -s "$TMP/html.err" ] ||
+			fail "$f: HTML errors: $(head -5 "$TMP/html.err")"
+	else
+		[ "$(grep -o '<svg' "$f" | wc -l)" = \
+			"$(grep -o '</svg>' "$f" | wc -l)" ] ||
+			fail "$f: unbalanced <svg>"
+	fi
+	! grep -Eiq '(src|href|action)=["'\'']?[a-z]+:' "$f" ||
+		fail "$f: references a URL: $(grep -Eio '(src|href)=.{0,40}' "$f" | head -3)"
+	! grep -Eq 'https?://' "$f" || fail "$f: contains http(s)://"
+	! grep -Eiq '<script|<link|<iframe|<img|@import|url\(' "$f" ||
+		fail "$f: script or external resource"
+	! grep -Eiq ' on[a-z]+=' "$f" || fail "$f: event handler attribute"
+	n=$(grep -o 'data-plot="[a-z0-9]*"' "$f" | wc -l)
+	[ "$n" = "$want" ] || fail "$f: $n plots, expected $want"
+	n=$(grep -o '<svg class="plot" data-plot="[a-z0-9]*" viewBox="0 0 [0-9]* [0-9]*"' "$f" | wc -l)
+	[ "$n" = "$want" ] || fail "$f: a plot lacks class or viewBox"
+	echo "ok: $(basename "$f"): $want plots, well-formed, self-contained"
+}
+
+# chromium_run OUT ARGS...: headless Chromium, time-boxed, its stderr in
+# $TMP/chr.err; in a session of its own, killed by id on every exit path
+chromium_run() {
+	local out=$1 pid rc
+	shift
+	setsid timeout -k 5 60 "$CHROMIUM" --headless --no-sandbox \
+		--disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$TMP/chr" \
+		--enable-logging=stderr --v=0 "$@" >"$out" 2>"$TMP/chr.err" &
+	pid=$!
+	at_exit "kill -KILL -- -$pid"
+	wait $pid
+	rc=$?
+	kill -KILL -- -$pid 2>/dev/null
+	[ $rc = 0 ] || fail "chromium exit $rc: $(tail -5 "$TMP/chr.err")"
+	! grep -E 'Uncaught|ERROR:.*CONSOLE|CONSOLE.*[Ee]rror' "$TMP/chr.err" ||
+		fail "the page logged errors in Chromium"
+}
+
+# render FILE MINCOLOURED: screenshot and DOM of FILE; the plots must be
+# in the DOM with many vertices, and the picture must be colourful
+render() {
+	local f=$1 min=$2 png=${1%.html}.png stats max w h nonwhite coloured
+	chromium_run "$TMP/shot.out" --window-size=1400,5000 \
+		--screenshot="$png" "file://$f"
+	[ -s "$png" ] || fail "no screenshot of $f"
+	chromium_run "${f%.html}.dom" --dump-dom "file://$f"
+	grep -q 'data-plot="spectrum"' "${f%.html}.dom" ||
+		fail "$f: the DOM lacks the spectrum plot"
+	# the longest polyline of the DOM: the spectrum staircases have
+	# hundreds of vertices
+	max=$(grep -o 'points="[^"]*"' "${f%.html}.dom" |
+		awk '{ if (NF > m) m = NF } END { print m + 0 }')
+	[ "$max" -ge 50 ] || fail "$f: longest polyline has $max points"
+	if command -v convert >/dev/null &&
+		stats=$(convert "$png" ppm:- 2>/dev/null | "$PROBE" ppm-stats) &&
+		[ -n "$stats" ]; then
+		# W H NONWHITE COLOURED: text and grids are grey, the plotted
+		# lines are coloured
+		read -r w h nonwhite coloured <<<"$stats"
+		[ "$coloured" -ge "$min" ] ||
+			fail "$png: $coloured coloured pixels, expected >= $min"
+		echo "ok: $(basename "$png"): ${w}x$h, $nonwhite non-white," \
+			"$coloured coloured pixels, longest polyline $max points"
+	else
+		[ "$(stat -c %s "$png")" -gt 51200 ] ||
+			fail "$png: only $(stat -c %s "$png") bytes"
+		echo "ok: $(basename "$png"): $(stat -c %s "$png") bytes," \
+			"longest polyline $max points"
+	fi
+}
+
+# --- a real run, re-rendered -------------------------------------------
+note "real run"
+mkdir -p "$TMP/d"
+"$DBNG" -t 6 --warmup 1 --json "$TMP/r.json" -D "$TMP/d" 2 \
+	>"$TMP/run.out" 2>&1 || fail "run failed: $(tail -5 "$TMP/run.out")"
+umask 022
+"$DBNG" report "$TMP/r.json" --html "$TMP/r.html" >"$TMP/report.out" \
+	2>"$TMP/report.err" || fail "report --html: $(cat "$TMP/report.err")"
+[ "$(stat -c %a "$TMP/r.html")" = 644 ] ||
+	fail "r.html has mode $(stat -c %a "$TMP/r.html"), expected 644"
+check_page "$TMP/r.html" 4
+render "$TMP/r.html" 10000
+
+# an unwritable destination: one message, exit non-zero, nothing left
+"$DBNG" report "$TMP/r.json" --html "$TMP/nodir/r.html" >/dev/null \
+	2>"$TMP/err" && fail "report --html into a missing directory succeeded"
+grep -q -- "--html $TMP/nodir/r.html: No such file or directory" "$TMP/err" ||
+	fail "bad message: $(cat "$TMP/err")"
+
+# --- the synthetic stall -----------------------------------------------
+note "synthetic 130 s run, Rename stalls 500 ms every 30 s"
+echo old >"$TMP/s.html"
+"$PROBE" stall "$TMP/s.html" || fail "htmlprobe stall"
+check_page "$TMP/s.html" 4
+"$PROBE" stall "$TMP/s2.html" || fail "htmlprobe stall (again)"
+cmp -s "$TMP/s.html" "$TMP/s2.html" || fail "the page is not deterministic"
+no_temp_left
+
+# hostile strings are escaped, bytes that are not text shown as \xNN
+! grep -q '<script' "$TMP/s.html" || fail "an unescaped <script> got in"
+grep -q 'host&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;q&quot;' \
+	"$TMP/s.html" || fail "hostname not escaped as expected"
+grep -q 'ctl\\x01\\x7F-latin1-\\xE9-ok-é' "$TMP/s.html" ||
+	fail "control bytes / invalid UTF-8 not shown as \\xNN"
+
+# the stall: in the max-latency plot, the Rename line has exactly four
+# points far above all its others, 30 s apart (x = 74 + t / 130 * 950)
+awk '/data-plot="maxlat"/ { p = 1 }
+     p && /data-op="Rename"/ { g = 1 }
+     g && /<polyline/ { print; exit }' "$TMP/s.html" |
+	grep -o '[0-9.]*,[0-9.]*' | tr , ' ' >"$TMP/rename.xy"
+[ "$(wc -l <"$TMP/rename.xy")" -ge 100 ] ||
+	fail "Rename max line has $(wc -l <"$TMP/rename.xy") points, not a full series"
+awk 'NR == 1 || $2 < top { top = $2 } { x[NR] = $1; y[NR] = $2 }
+     END {
+	gap = 1e9
+	for (i = 1; i <= NR; i++) {
+		if (y[i] < top + 5) { s[++n] = x[i]; continue }
+		if (y[i] - top < gap) { gap = y[i] - top }
+		if (y[i] - top < 100) { bad++ }
+	}
+	if (n != 4 || bad) { print "spikes " n ", close to them " bad; exit 1 }
+	for (i = 2; i <= n; i++) {
+		d = s[i] - s[i - 1] - 30 / 130 * 950
+		if (d > 2 || d < -2) { print "spacing " s[i] - s[i - 1]; exit 1 }
+	}
+	printf "ok: 4 Rename spikes at x = %s %s %s %s, %.0f units above the rest\n", s[1], s[2], s[3], s[4], gap
+     }' "$TMP/rename.xy" || fail "the stall is not drawn as 4 spikes 30 s apart"
+grep -q 'Rename 500 ms at 24.5 s' "$TMP/s.html" ||
+	fail "the largest spike is not annotated"
+# the watchdog's events: a table, and a diamond on each spike
+grep -q '<h2>Stalls</h2>' "$TMP/s.html" || fail "no Stalls section"
+[ "$(awk '/data-plot="maxlat"/,/<\/svg>/' "$TMP/s.html" |
+	grep -c '<path class="stm" stroke="#d62728"')" = 4 ] ||
+	fail "the 4 watchdog events are not marked in the max plot"
+grep -q 'do_renameat2;<wbr/>&lt;evil&gt;&amp;frame' "$TMP/s.html" ||
+	fail "kernel stack not shown (escaped, one frame per break)"
+render "$TMP/s.html" 30000
+
+# --- edge cases ---------------------------------------------------------
+note "edge cases"
+"$PROBE" failed "$TMP/f.html" || fail "htmlprobe failed"
+check_page "$TMP/f.html" 4
+grep -q 'class="banner st-failed"' "$TMP/f.html" || fail "no failure banner"
+grep -q 'Rename /mnt/a -&gt; /mnt/&lt;b&gt;: No such file' "$TMP/f.html" ||
+	fail "the error is not in the banner"
+
+"$PROBE" single "$TMP/1.html" || fail "htmlprobe single"
+check_page "$TMP/1.html" 4
+grep -q 'class="banner st-interrupted"' "$TMP/1.html" ||
+	fail "no interruption banner"
+
+"$PROBE" nobins "$TMP/nb.html" || fail "htmlprobe nobins"
+check_page "$TMP/nb.html" 2
+grep -q 'data-note="spectrum">No percentile spectrum: this result has no latency histograms' \
+	"$TMP/nb.html" || fail "nobins: no note on the missing spectrum"
+grep -q 'data-note="p99"' "$TMP/nb.html" || fail "nobins: no note on p99"
+
+"$PROBE" empty "$TMP/e.html" || fail "htmlprobe empty"
+check_page "$TMP/e.html" 0
+grep -q 'data-note="time">No time plots' "$TMP/e.html" ||
+	fail "empty: no note on the missing time plots"
+
+"$PROBE" huge "$TMP/h.html" || fail "htmlprobe huge"
+check_page "$TMP/h.html" 3
+! grep -Eq '(nan|inf)[,"]' "$TMP/h.html" || fail "huge: NaN or inf in the SVG"
+
+# errors: a missing directory, a directory as the destination
+"$PROBE" stall "$TMP/nodir/x.html" 2>"$TMP/err" && fail "wrote into nodir"
+grep -qx -- "--html $TMP/nodir/x.html: No such file or directory" "$TMP/err" ||
+	fail "bad message: $(cat "$TMP/err")"
+mkdir "$TMP/adir"
+"$PROBE" stall "$TMP/adir" 2>"$TMP/err" && fail "replaced a directory"
+grep -qx -- "--html $TMP/adir: Is a directory" "$TMP/err" ||
+	fail "bad message: $(cat "$TMP/err")"
+no_temp_left
+echo "ok: edge cases and errors"
+exit 0
