@@ -30,7 +30,8 @@ struct result_op {
 	struct hist h;		/* count, sum, min, max exact; bins */
 	uint64_t errors;	/* unexpected (non-fatal) results */
 	uint64_t bytes;		/* ReadX/WriteX payload */
-	/* the slowest call: when, who, where (unknown: -1 / 0 / NULL) */
+	/* the slowest call: when, who, where (all unknown when max_client
+	 * is -1; line 0 and NULL strings are unknown too) */
 	double max_at_s;	/* start, seconds after the release */
 	int max_client;
 	uint32_t max_line;	/* loadfile line */
