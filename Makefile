@@ -71,6 +71,13 @@ build/tests/unit/%.o: tests/unit/%.c
 build/tests/test_%: build/tests/unit/test_%.o $(LIB_OBJ)
 	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(CMOCKA)
 
+# the fault-injecting FUSE pass-through of the tests (needs libfuse3-dev);
+# the tests build their own copy, this target is for use by hand
+build/tests/faultfs: tests/faultfs/faultfs.c
+	@mkdir -p $(@D)
+	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) \
+		$(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
+
 build/tools/gen_netbench: tools/gen_netbench.c
 	@mkdir -p $(@D)
 	$(Q_LD)$(CC) $(CFLAGS) -o $@ $<
@@ -102,7 +109,7 @@ install: $(PROG)
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
 
 format:
-	clang-format -i $(SRC) src/*.h tests/unit/*.c
+	clang-format -i $(SRC) src/*.h tests/unit/*.c tests/faultfs/*.c
 
 lint:
 	cppcheck --quiet --enable=warning,performance --std=c11 -Isrc src

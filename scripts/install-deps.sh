@@ -10,10 +10,10 @@ what=${1:-build}
 pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
-	# the loop-mounted tests, mount/losetup/findmnt, pgrep, and a
-	# headless browser that renders the HTML report
+	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
+	# browser that renders the HTML report, FUSE for faultfs
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
-	      util-linux procps strace chromium"
+	      util-linux procps strace chromium libfuse3-dev fuse3"
 fi
 
 missing=""

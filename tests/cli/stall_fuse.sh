@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Stall forensics against injected delays: faultfs delays one rename every
+# 3 s by 500 ms.  The run must show Rename MaxLat within 5 % of the delay,
+# exactly one stall event per injected delay, starting when the
+# injection log says (within 50 ms), each with a kernel stack in the FUSE
+# request wait, and no other op blamed.
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/faultfs/lib.sh"
+
+# ms ISO8601: milliseconds since the epoch
+ms() { date -u -d "$1" +%s%3N; }
+
+ffs_mount --rule 'rename delay=500 period=3000'
+"$DBNG" -t 10 --warmup 0 --json "$TMP/r.json" -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err" ||
+	fail "exit $?: $(cat "$TMP/err")"
+ffs_umount
+sed -n '/^ Stalls/,/^$/p' "$TMP/out"
+
+max=$(awk '/^ Operation/ {t=1; next} t && $1 == "Rename" {print $4; exit}' "$TMP/out")
+awk -v m="$max" 'BEGIN {exit !(m >= 500 && m < 525)}' ||
+	fail "Rename MaxLat $max ms, injected 500 ms"
+echo "ok: Rename MaxLat $max ms for an injected 500 ms"
+
+injected=$(grep -c ' rename .* delay=500 start$' "$LOG")
+[ "$injected" -ge 3 ] || fail "only $injected delays injected: $(cat "$LOG")"
+head -1 "$TMP/out" >/dev/null
+summary=$(grep '^ Stalls:' "$TMP/out") || fail "no stall section"
+echo "$summary" | grep -Eq "^ Stalls: $injected ops? ran longer than 100 ms \\(Rename $injected, max [0-9.]+ ms\\)$" ||
+	fail "stalls '$summary' do not match $injected injected rename delays"
+echo "ok: $injected injected delays, $injected stall events, all Rename"
+
+# the start of each event against the injection log, in order
+sed -n 's/^  #[0-9]* Rename [0-9.]* ms.*started at [0-9.]* s (\([^)]*\)).*/\1/p' \
+	"$TMP/out" | sort >"$TMP/ev"
+awk '/ rename .* start$/ {print $2}' "$LOG" | sort >"$TMP/inj"
+[ "$(wc -l <"$TMP/ev")" = "$injected" ] || fail "events shown: $(cat "$TMP/ev")"
+paste "$TMP/ev" "$TMP/inj" | while read -r e i; do
+	d=$(($(ms "$e") - $(ms "$i")))
+	[ ${d#-} -le 50 ] || fail "stall at $e, injection at $i ($d ms apart)"
+	echo "ok: stall at $e, injected at $i ($d ms)"
+done || exit 1
+
+grep -q 'fuse' <(sed -n '/^ Stalls/,/^$/p' "$TMP/out") ||
+	fail "no FUSE frame in the stall stacks"
+grep -Eq 'request_wait_answer|fuse_simple_request|fuse_' "$TMP/r.json" ||
+	fail "the JSON stacks lack the FUSE wait"
+echo "ok: the stacks show the FUSE request wait"
+echo "all FUSE stall checks passed"
