@@ -110,14 +110,39 @@ static int describe_run(struct result *res, const struct config *cfg,
 	return 0;
 }
 
+/* Write the JSON result of run @run: FILE, or with --runs N FILE with
+ * "-RUN" before its extension (r.json -> r-1.json, r-2.json, ...). */
+static int write_json(const struct result *res, const struct config *cfg,
+		      int run)
+{
+	char path[4096], err[1024];
+	const char *dot, *slash;
+
+	if (cfg->runs == 1) {
+		snprintf(path, sizeof(path), "%s", cfg->json);
+	} else {
+		dot = strrchr(cfg->json, '.');
+		slash = strrchr(cfg->json, '/');
+		if (!dot || (slash && dot < slash) || dot == cfg->json)
+			dot = cfg->json + strlen(cfg->json);
+		snprintf(path, sizeof(path), "%.*s-%d%s",
+			 (int)(dot - cfg->json), cfg->json, run, dot);
+	}
+	if (result_write_json(res, path, err, sizeof(err))) {
+		fprintf(stderr, "dbench-ng: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static struct program *progs[MAX_LOADFILES];
 	const struct backend_ops *be;
-	struct result *res;
+	struct result **runs = NULL;
 	struct config cfg;
 	char err[1024];
-	int nprogs = 0, rc;
+	int nprogs = 0, rc, nruns = 0;
 	FILE *out;
 
 	switch (opt_parse(argc, argv, &cfg)) {
@@ -150,27 +175,61 @@ static int cmd_run(int argc, char **argv)
 			return rc;
 		}
 	}
-	res = result_new();
-	if (!res || describe_run(res, &cfg, argc, argv, progs, nprogs)) {
+	runs = calloc((size_t)cfg.runs, sizeof(*runs));
+	if (!runs) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
 		return 3;
 	}
-
+	if (cfg.runs > 1 && cfg.json && !strcmp(cfg.json, "-")) {
+		fprintf(stderr, "dbench-ng: --json - takes one run; give a "
+			"file name with --runs (one file per run)\n");
+		return 2;
+	}
 	out = opt_out(&cfg);
 	setvbuf(out, NULL, _IOLBF, 0);
-	fprintf(out, "dbench-ng version %s - compatible with dbench 4.00\n\n",
-		dbng_version);
-	fprintf(out, "Running for %d seconds with load '%s' and minimum "
-		"warmup %d secs\n", cfg.timelimit, cfg.loadfile, cfg.warmup);
-	rc = runner_run(&cfg, progs, nprogs, be, res);
+	rc = 0;
+	for (int run = 1; run <= cfg.runs && !rc; run++) {
+		struct result *res = result_new();
 
-	/* a failed or interrupted run still leaves what it measured */
-	if (cfg.json && result_write_json(res, cfg.json, err, sizeof(err))) {
-		fprintf(stderr, "dbench-ng: %s\n", err);
-		if (!rc)
+		if (run > 1 && be->init) {	/* a fresh DIR/clients */
+			rc = be->init(&cfg, err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "dbench-ng: %s\n", err);
+				break;
+			}
+		}
+		if (!res ||
+		    describe_run(res, &cfg, argc, argv, progs, nprogs)) {
+			fprintf(stderr, "dbench-ng: out of memory\n");
+			result_free(res);
 			rc = 3;
+			break;
+		}
+		if (cfg.runs > 1)
+			fprintf(out, "%s==> run %d of %d\n", run > 1 ? "\n" : "",
+				run, cfg.runs);
+		fprintf(out, "dbench-ng version %s - compatible with dbench "
+			"4.00\n\n", dbng_version);
+		fprintf(out, "Running for %d seconds with load '%s' and "
+			"minimum warmup %d secs\n", cfg.timelimit, cfg.loadfile,
+			cfg.warmup);
+		rc = runner_run(&cfg, progs, nprogs, be, res);
+
+		/* a failed or interrupted run still leaves what it measured */
+		if (cfg.json && write_json(res, &cfg, run))
+			rc = rc ? rc : 3;
+		if (cfg.runs > 1 && res->status == RESULT_OK)
+			runs[nruns++] = res;
+		else
+			result_free(res);
 	}
-	result_free(res);
+	if (nruns > 1) {
+		report_spread(out, runs, nruns);
+		fflush(out);
+	}
+	for (int i = 0; i < nruns; i++)
+		result_free(runs[i]);
+	free(runs);
 	for (int i = 0; i < nprogs; i++)
 		lf_free(progs[i]);
 	return rc;

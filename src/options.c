@@ -29,6 +29,7 @@ enum {
 	O_NO_PCT,
 	O_JSON,
 	O_STALL,
+	O_RUNS,
 	O_VERSION,
 };
 
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
 	{"no-percentiles", no_argument, NULL, O_NO_PCT},
 	{"json", required_argument, NULL, O_JSON},
 	{"stall-threshold", required_argument, NULL, O_STALL},
+	{"runs", required_argument, NULL, O_RUNS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -98,6 +100,8 @@ OPT_BUILTIN ")\n"
 "      --no-percentiles       omit the percentile table\n"
 "      --json=FILE            write the whole result as JSON to FILE\n"
 "                             (- for stdout; the text then goes to stderr)\n"
+"      --runs=N               run the whole benchmark N times, each on a\n"
+"                             fresh tree, and summarise the spread\n"
 "      --stall-threshold=MS   record the kernel stack of any op running\n"
 "                             longer (default 100; 0 turns it off)\n"
 "  -T, --tcp-options=OPTS     accepted for dbench compatibility, ignored\n"
@@ -166,6 +170,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	cfg->dir = ".";
 	cfg->backend = "fileio";
 	cfg->stall_ms = 100;
+	cfg->runs = 1;
 
 	opterr = 0;
 	optind = 0; /* glibc: a full reset, also inside "-abc" clusters */
@@ -248,6 +253,9 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case O_NO_PCT:
 			cfg->no_percentiles = true;
+			break;
+		case O_RUNS:
+			rc = parse_long("--runs", optarg, 1, 1000, &cfg->runs);
 			break;
 		case O_STALL:
 			rc = parse_long("--stall-threshold", optarg, 0,

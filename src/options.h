@@ -40,6 +40,7 @@ struct config {
 	bool no_percentiles;  /* --no-percentiles */
 	const char *json;     /* --json FILE ("-": stdout), or NULL */
 	int stall_ms;	      /* --stall-threshold, 0 = no watchdog */
+	int runs;	      /* --runs: repeat the whole benchmark */
 };
 
 /* opt_out - where the human-readable output goes: stdout, or stderr when

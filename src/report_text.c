@@ -294,3 +294,77 @@ void report_text(FILE *f, const struct result *r,
 			cfg->sync_dirs ? " (sync dirs)" : "", cfg->nclients,
 			cfg->nprocs, r->max_latency_ms);
 }
+
+/* ------------------------- --runs: the spread --------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One row: @v[n] sorted in place; median [min .. max] and cv. */
+static double spread_row(FILE *f, const char *label, double *v, int n)
+{
+	double mean = 0, var = 0, med;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	for (int i = 0; i < n; i++)
+		mean += v[i] / n;
+	for (int i = 0; i < n; i++)
+		var += (v[i] - mean) * (v[i] - mean) / (n > 1 ? n - 1 : 1);
+	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	fprintf(f, " %-26s %11.3f [%11.3f .. %11.3f]  cv %5.1f%%\n", label,
+		med, v[0], v[n - 1], mean > 0 ? 100 * sqrt(var) / mean : 0.0);
+	return med;
+}
+
+void report_spread(FILE *f, struct result *const *rs, int n)
+{
+	const struct config *cfg = &rs[0]->cfg;
+	double *v = calloc((size_t)n, sizeof(*v)), tput, maxlat;
+	char label[64];
+
+	if (!v)
+		return;
+	fprintf(f, "\nRun-to-run spread over %d runs: median [min .. max], "
+		"coefficient of variation\n", n);
+	for (int i = 0; i < n; i++)
+		v[i] = rs[i]->throughput;
+	tput = spread_row(f, "Throughput MB/sec", v, n);
+	for (int i = 0; i < n; i++)
+		v[i] = rs[i]->max_latency_ms;
+	maxlat = spread_row(f, "max_latency ms", v, n);
+	for (int op = 0; op < OP_NR; op++) {
+		static const struct {
+			const char *name;
+			double p;	/* 0: mean, 100: max */
+		} m[] = { { "mean", 0 }, { "p99", 99 }, { "max", 100 } };
+		bool all = true;
+
+		for (int i = 0; i < n; i++)
+			all = all && rs[i]->op[op].h.count;
+		if (!all || !op_is_timed(op))
+			continue;
+		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+			if (m[k].p == 99 && !rs[0]->has_bins)
+				continue;
+			for (int i = 0; i < n; i++) {
+				const struct hist *h = &rs[i]->op[op].h;
+
+				v[i] = m[k].p == 0 ? hist_mean(h) / 1e6
+				       : ms(hist_value_at(h, m[k].p));
+			}
+			snprintf(label, sizeof(label), "%s %s ms",
+				 op_info[op].label, m[k].name);
+			spread_row(f, label, v, n);
+		}
+	}
+	free(v);
+	fprintf(f, "\nThroughput %g MB/sec%s%s  %d clients  %d procs  "
+		"max_latency=%.03f ms\n", tput,
+		cfg->sync_open ? " (sync open)" : "",
+		cfg->sync_dirs ? " (sync dirs)" : "", cfg->nclients, cfg->nprocs,
+		maxlat);
+}

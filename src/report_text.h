@@ -33,4 +33,11 @@ int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
 void report_text(FILE *f, const struct result *r,
 		 const struct report_pcts *pcts);
 
+/*
+ * report_spread - after --runs: per metric the median, min and max over
+ * the @n runs and the coefficient of variation, then one dbench
+ * Throughput line with the medians (so the last line is still one).
+ */
+void report_spread(FILE *f, struct result *const *rs, int n);
+
 #endif

@@ -656,6 +656,11 @@ static int fio_init(const struct config *cfg, char *err, size_t errlen)
 	struct stat st;
 	int fd;
 
+	if (clients_fd >= 0)	/* again for the next of --runs */
+		close(clients_fd);
+	if (base_fd >= 0)
+		close(base_fd);
+	clients_fd = base_fd = -1;
 	if (stat(cfg->dir, &st)) {
 		snprintf(err, errlen, "-D %s: %s", cfg->dir, strerror(errno));
 		return 2;

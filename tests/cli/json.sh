@@ -95,6 +95,22 @@ if command -v dbench >/dev/null && [ -r "$CLIENT_TXT" ]; then
 	echo "ok: the dbench 4.0 table and Throughput line reproduced exactly"
 fi
 
+note "--runs 3: three results, each on a fresh tree, and the spread"
+expect_rc 0 "$DBNG" -t 2 --warmup 0 --runs 3 -c "$LF" --json "$TMP/runs.json" -D "$D" 2 >"$TMP/out"
+for i in 1 2 3; do
+	grep -q '"status": "ok"' "$TMP/runs-$i.json" || fail "no result of run $i"
+	grep -q "^==> run $i of 3$" "$TMP/out" || fail "run $i not announced"
+done
+[ "$(grep -c '^Running for' "$TMP/out")" = 3 ] || fail "not three runs"
+grep -q '^Run-to-run spread over 3 runs' "$TMP/out" || fail "no spread summary"
+grep -Eq '^ Rename mean ms +[0-9.]+ \[ *[0-9.]+ \.\. +[0-9.]+\]  cv +[0-9.]+%$' "$TMP/out" ||
+	fail "no Rename row in the spread"
+tail -1 "$TMP/out" | grep -q '^Throughput .* 2 clients  2 procs  max_latency=' ||
+	fail "the last line is not a Throughput line"
+[ ! -e "$D/clients" ] || fail "client tree left after --runs"
+"$DBNG" -t 2 --runs 2 --json - -D "$D" 1 >/dev/null 2>"$TMP/err"
+[ $? = 2 ] || fail "--json - with --runs 2 accepted"
+
 note "bad files: exit 2, the file and what was expected named"
 bad() {
 	local want=$1

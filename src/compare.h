@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * compare.h - did the candidate runs regress against the baseline runs?
+ * Per op and metric, one value per run; Mann-Whitney U, a bootstrap CI
+ * of the change, Holm's correction and noise floors decide (see
+ * docs/regressions.md).  The `compare` subcommand and the library API
+ * that `check` calls.
+ */
+#ifndef DBNG_COMPARE_H
+#define DBNG_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct result;
+
+struct cmp_opts {
+	double alpha;	 /* family-wise error rate, 0.05 */
+	double noise;	 /* relative noise floor, 0.05 = 5 % */
+	double floor_ms; /* absolute floor of latency changes, 0.05 ms */
+	int boot_iters;	 /* bootstrap resamples, 2000 */
+	uint64_t seed;	 /* of the bootstrap */
+	/* NULL, or the only metrics compared (and corrected for): a comma
+	 * list of METRIC, OP or OP:METRIC, e.g. "p99.9,Rename:over100ms" */
+	const char *metric_filter;
+};
+
+/* the defaults above */
+void cmp_opts_default(struct cmp_opts *o);
+
+/*
+ * cmp_filter_check - whether @filter is a valid metric filter: 0, or -1
+ * with a message in @err.
+ */
+int cmp_filter_check(const char *filter, char *err, size_t len);
+
+/* How the verdicts were reached. */
+enum cmp_mode {
+	CMP_MODE_TEST,	  /* Mann-Whitney U + Holm + CI + floors */
+	CMP_MODE_SMALL_N, /* several runs, too few to reach alpha */
+	CMP_MODE_ONE_RUN, /* one run on a side: thresholds only */
+};
+
+struct cmp_report;
+
+/*
+ * cmp_run - compare @nb baseline results with @nc candidate results
+ * (both >= 1).  The results are only read and may be freed afterwards.
+ * NULL when out of memory or when o->metric_filter is invalid (check it
+ * first with cmp_filter_check()).
+ */
+struct cmp_report *cmp_run(struct result **base, int nb, struct result **cand,
+			   int nc, const struct cmp_opts *o);
+
+/*
+ * cmp_run_named - cmp_run() where notes and the JSON name each run by
+ * its file: @base_names and @cand_names (may be NULL) hold @nb and @nc
+ * names.
+ */
+struct cmp_report *cmp_run_named(struct result **base, int nb,
+				 struct result **cand, int nc,
+				 const char *const *base_names,
+				 const char *const *cand_names,
+				 const struct cmp_opts *o);
+
+/* cmp_print - the table for people, notes first, the reason line last */
+void cmp_print(FILE *f, const struct cmp_report *r);
+
+/* cmp_write_json - the report as JSON to @path ("-": stdout), atomically;
+ * 0, or -1 with a message in @err */
+int cmp_write_json(const struct cmp_report *r, const char *path, char *err,
+		   size_t len);
+
+/* cmp_verdict - 0 nothing regressed, 1 something did (by the tests, or
+ * by the thresholds when the tests cannot decide: see cmp_mode()) */
+int cmp_verdict(const struct cmp_report *r);
+
+/* cmp_reason - one line saying why, e.g. "regressed: Rename p99.9 0.41
+ * -> 498 ms (p=0.016, 5 vs 5 runs)" */
+const char *cmp_reason(const struct cmp_report *r);
+
+/* cmp_mode - whether significance could be judged */
+enum cmp_mode cmp_mode(const struct cmp_report *r);
+
+/*
+ * cmp_unclear - metrics that look worse past the floors with a raw p
+ * below alpha, or by the thresholds, but are not significant after
+ * Holm (in CMP_MODE_TEST) -- what more runs might settle.  Always 0 in
+ * the threshold modes, where flags are verdicts.
+ */
+int cmp_unclear(const struct cmp_report *r);
+
+/*
+ * cmp_cand_runs_needed - how many candidate runs, against this report's
+ * baseline runs, would let the Holm-corrected test reach alpha over the
+ * metrics compared here (so that a clear change can be significant);
+ * 0 if more than 1000 would be needed.
+ */
+int cmp_cand_runs_needed(const struct cmp_report *r);
+
+/* One row of the report: an op and a metric. */
+struct cmp_row_info {
+	const char *op;	     /* report label, "all" for MB/s */
+	const char *metric;  /* "ops/s", "mean", ..., "over500ms", "MB/s" */
+	double base, cand;   /* medians over runs */
+	double change;	     /* cand / base - 1 (+inf from 0) */
+	double p, p_holm;    /* NAN when not computed */
+	bool in_family;	     /* counted in the Holm correction */
+	double ci_lo, ci_hi; /* NAN when not computed */
+	int verdict;	     /* 1 regressed, -1 improved, 0 no change */
+	bool unclear;	     /* see cmp_unclear() */
+};
+
+/* cmp_nrows - the number of rows (metrics compared) */
+int cmp_nrows(const struct cmp_report *r);
+
+/* cmp_row - row @i (0 <= i < cmp_nrows()) into @out */
+void cmp_row(const struct cmp_report *r, int i, struct cmp_row_info *out);
+
+/* cmp_free - release @r (NULL is fine) */
+void cmp_free(struct cmp_report *r);
+
+/* compare_main - `dbench-ng compare ...`, @argv[0] is "compare";
+ * returns the exit code: 0, 1 or 2 */
+int compare_main(int argc, char **argv);
+
+#endif
