@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run.c - the "run" subcommand: everything a run needs is checked here,
+ * before anything is printed or any client is forked; then one or
+ * --runs N runs, their JSON results and the spread between them.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "builtin.h"
+#include "env.h"
+#include "loadfile.h"
+#include "report_text.h"
+#include "result.h"
+#include "result_json.h"
+#include "runner.h"
+#include "version.h"
+
+/* Parse every loadfile of the comma list @spec into @progs. */
+static int load_programs(const char *spec, struct program **progs, int *n)
+{
+	char err[1024];
+	char *list = strdup(spec), *save = NULL, *name;
+
+	if (!list) {
+		fprintf(stderr, "dbench-ng: out of memory\n");
+		return -1;
+	}
+	*n = 0;
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		const char *text;
+		size_t len;
+		int rc;
+
+		if (*n == RUN_MAX_LOADFILES) {
+			fprintf(stderr, "dbench-ng: -c: more than %d loadfiles\n",
+				RUN_MAX_LOADFILES);
+			goto fail;
+		}
+		text = builtin_find(name, &len);
+		if (text)
+			rc = lf_parse_buffer(name, text, len, &progs[*n], err,
+					     sizeof(err));
+		else
+			rc = lf_parse_file(name, &progs[*n], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "dbench-ng: %s\n", err);
+			goto fail;
+		}
+		(*n)++;
+	}
+	if (!*n) {
+		fprintf(stderr, "dbench-ng: -c: no loadfile named in '%s'\n",
+			spec);
+		goto fail;
+	}
+	free(list);
+	return 0;
+fail:
+	free(list);
+	return -1;
+}
+
+/* What the result records about the run before it starts. */
+static int describe_run(struct result *res, const struct config *cfg,
+			int argc, char **argv, struct program **progs,
+			int nprogs)
+{
+	char err[512], when[32];
+	time_t now = time(NULL);
+	struct result_env *env = &res->env;
+
+	res->tool = strdup("dbench-ng");
+	res->version = strdup(dbng_version);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	res->start_time = strdup(when);
+	res->argv = calloc((size_t)argc, sizeof(char *));
+	if (!res->tool || !res->version || !res->start_time || !res->argv)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		res->argv[i] = strdup(argv[i]);
+		if (!res->argv[i])
+			return -1;
+		res->argc = i + 1;
+	}
+	res->cfg = *cfg;
+	if (env_capture(env, cfg->dir, err, sizeof(err)))
+		fprintf(stderr, "dbench-ng: environment: %s\n", err);
+	env->loadfile_name = calloc((size_t)nprogs, sizeof(char *));
+	env->loadfile_sha256 = calloc((size_t)nprogs, sizeof(char *));
+	if (!env->loadfile_name || !env->loadfile_sha256)
+		return -1;
+	for (int i = 0; i < nprogs; i++) {
+		env->loadfile_name[i] = strdup(progs[i]->name);
+		env->loadfile_sha256[i] = strdup(progs[i]->sha256);
+		env->nloadfiles = i + 1;
+	}
+	return 0;
+}
+
+/* Write the JSON result of run @run: FILE, or with --runs N FILE with
+ * "-RUN" before its extension (r.json -> r-1.json, r-2.json, ...). */
+static int write_json(const struct result *res, const struct config *cfg,
+		      int run)
+{
+	char path[4096], err[1024];
+	const char *dot, *slash;
+
+	if (cfg->runs == 1) {
+		snprintf(path, sizeof(path), "%s", cfg->json);
+	} else {
+		dot = strrchr(cfg->json, '.');
+		slash = strrchr(cfg->json, '/');
+		if (!dot || (slash && dot < slash) || dot == cfg->json)
+			dot = cfg->json + strlen(cfg->json);
+		snprintf(path, sizeof(path), "%.*s-%d%s",
+			 (int)(dot - cfg->json), cfg->json, run, dot);
+	}
+	if (result_write_json(res, path, err, sizeof(err))) {
+		fprintf(stderr, "dbench-ng: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
+{
+	char err[1024];
+	int st;
+
+	memset(rc, 0, sizeof(*rc));
+	*done = false;
+	rc->argc = argc;
+	rc->argv = argv;
+	switch (opt_parse(argc, argv, &rc->cfg)) {
+	case OPT_EXIT_OK:
+		*done = true;
+		return 0;
+	case OPT_ERROR:
+		return 2;
+	case OPT_RUN:
+		break;
+	}
+	rc->be = backend_find(rc->cfg.backend);
+	if (!rc->be) {
+		fprintf(stderr,
+			"dbench-ng: -B: unknown backend '%s' (known: %s)\n",
+			rc->cfg.backend, backend_names());
+		return 2;
+	}
+	if (rc->cfg.runs > 1 && rc->cfg.json && !strcmp(rc->cfg.json, "-")) {
+		fprintf(stderr, "dbench-ng: --json - takes one run; give a "
+			"file name with --runs (one file per run)\n");
+		return 2;
+	}
+	if (load_programs(rc->cfg.loadfile, rc->progs, &rc->nprogs))
+		return 2;
+	for (int i = 0; i < rc->nprogs; i++) {
+		if (backend_check(rc->be, rc->progs[i], err, sizeof(err))) {
+			fprintf(stderr, "dbench-ng: %s\n", err);
+			return 2;
+		}
+	}
+	if (rc->be->init) {
+		st = rc->be->init(&rc->cfg, err, sizeof(err));
+		if (st) {
+			fprintf(stderr, "dbench-ng: %s\n", err);
+			return st;
+		}
+	}
+	rc->out = opt_out(&rc->cfg);
+	setvbuf(rc->out, NULL, _IOLBF, 0);
+	return 0;
+}
+
+int run_one(struct run_ctx *rc, int run, struct result **out)
+{
+	const struct config *cfg = &rc->cfg;
+	struct result *res = result_new();
+	char err[1024];
+	int st;
+
+	*out = NULL;
+	if (run > 1 && rc->be->init) {	/* a fresh DIR/clients */
+		st = rc->be->init(cfg, err, sizeof(err));
+		if (st) {
+			fprintf(stderr, "dbench-ng: %s\n", err);
+			result_free(res);
+			return st;
+		}
+	}
+	if (!res || describe_run(res, cfg, rc->argc, rc->argv, rc->progs,
+				 rc->nprogs)) {
+		fprintf(stderr, "dbench-ng: out of memory\n");
+		result_free(res);
+		return 3;
+	}
+	if (cfg->runs > 1)
+		fprintf(rc->out, "%s==> run %d of %d\n", run > 1 ? "\n" : "",
+			run, cfg->runs);
+	fprintf(rc->out, "dbench-ng version %s - compatible with dbench "
+		"4.00\n\n", dbng_version);
+	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
+		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
+	st = runner_run(cfg, rc->progs, rc->nprogs, rc->be, res);
+	/* a failed or interrupted run still leaves what it measured */
+	if (cfg->json && write_json(res, cfg, run))
+		st = st ? st : 3;
+	*out = res;
+	return st;
+}
+
+void run_teardown(struct run_ctx *rc)
+{
+	for (int i = 0; i < rc->nprogs; i++)
+		lf_free(rc->progs[i]);
+	rc->nprogs = 0;
+}
+
+int run_main(int argc, char **argv)
+{
+	static struct run_ctx rc;
+	struct result **runs;
+	int st, nruns = 0;
+	bool done;
+
+	st = run_setup(&rc, argc, argv, &done);
+	if (st || done) {
+		run_teardown(&rc);
+		return st;
+	}
+	runs = calloc((size_t)rc.cfg.runs, sizeof(*runs));
+	if (!runs) {
+		fprintf(stderr, "dbench-ng: out of memory\n");
+		run_teardown(&rc);
+		return 3;
+	}
+	for (int run = 1; run <= rc.cfg.runs && !st; run++) {
+		struct result *res;
+
+		st = run_one(&rc, run, &res);
+		if (res && rc.cfg.runs > 1 && res->status == RESULT_OK)
+			runs[nruns++] = res;
+		else
+			result_free(res);
+	}
+	if (nruns > 1) {
+		report_spread(rc.out, runs, nruns);
+		fflush(rc.out);
+	}
+	for (int i = 0; i < nruns; i++)
+		result_free(runs[i]);
+	free(runs);
+	run_teardown(&rc);
+	return st;
+}

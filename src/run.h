@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run.h - running the benchmark from a command line: parse and check
+ * everything (options, loadfiles, backend, directory) before anything
+ * runs, then run it once or several times.  Used by "dbench-ng [run]"
+ * and by "dbench-ng check".
+ */
+#ifndef DBNG_RUN_H
+#define DBNG_RUN_H
+
+#include "options.h"
+
+struct backend_ops;
+struct program;
+struct result;
+
+#define RUN_MAX_LOADFILES 1024
+
+struct run_ctx {
+	struct config cfg;
+	const struct backend_ops *be;
+	struct program *progs[RUN_MAX_LOADFILES];
+	int nprogs;
+	int argc;
+	char **argv;
+	FILE *out;		/* the human output (stdout, stderr, null) */
+};
+
+/*
+ * run_setup - parse @argv (a run command line), load the loadfiles, check
+ * the backend and prepare the directory.  Returns 0, or the exit status
+ * (2 usage/input, 3 environment) after a message; *@done is set when
+ * --help or --version was printed (return 0).
+ */
+int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done);
+
+/*
+ * run_one - run the benchmark once (run @run of cfg.runs; the directory
+ * is prepared again for every run after the first) and return the exit
+ * status; *@out receives the result (also of a failed or interrupted
+ * run), NULL if none could be made.
+ */
+int run_one(struct run_ctx *rc, int run, struct result **out);
+
+/* run_teardown - release what run_setup() loaded */
+void run_teardown(struct run_ctx *rc);
+
+/* run_main - "dbench-ng [run] [OPTIONS] NPROCS", with --runs */
+int run_main(int argc, char **argv);
+
+#endif
