@@ -14,6 +14,8 @@
 #include "report_text.h"
 #include "result.h"
 #include "result_json.h"
+#include "check.h"
+#include "compare.h"
 #include "run.h"
 
 
@@ -97,6 +99,10 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return check_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	return run_main(argc, argv);

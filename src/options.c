@@ -153,6 +153,8 @@ static bool is_long(const char *arg)
 
 FILE *opt_out(const struct config *cfg)
 {
+	if (cfg->out)
+		return cfg->out;
 	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
 }
 

@@ -41,6 +41,7 @@ struct config {
 	const char *json;     /* --json FILE ("-": stdout), or NULL */
 	int stall_ms;	      /* --stall-threshold, 0 = no watchdog */
 	int runs;	      /* --runs: repeat the whole benchmark */
+	FILE *out;	      /* not an option: overrides opt_out() */
 };
 
 /* opt_out - where the human-readable output goes: stdout, or stderr when
