@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,8 +49,8 @@ enum cmp_metric {
 };
 
 struct cmp_metric_info {
-	const char *name; /* table, --metric and JSON */
-	const char *json; /* JSON key-style name, also taken by --metric */
+	const char *name; /* table, --metrics and JSON */
+	const char *json; /* JSON key-style name, also taken by --metrics */
 	const char *unit; /* for the reason line */
 	enum cmp_kind kind;
 	bool bins;	   /* needs the histogram bins */
@@ -92,14 +91,14 @@ static const struct cmp_metric_info cmp_metric[CMP_M_NR] = {
 /*
  * Thresholds of the modes without a test (1 run on a side, or too few
  * runs to reach alpha), documented in docs/regressions.md: rates, mean
- * and p50 past 2 x the noise floor, p99 past 4 x, p99.9 and the
- * exceedance counts by a factor of 2, max (a single op) by a factor of 4;
- * see thr_noises and thr_factor above.
+ * and p50 past 2 x the noise floor, p99 past 4 x (thr_noises); p99.9 and
+ * the exceedance counts by a factor of 2, max (a single op) by 4
+ * (thr_factor), and so a percentile with fewer than 10 ops beyond it in
+ * some run (few_beyond()); exceedance counts also by at least CMP_THR_EXC_MIN
+ * per million, or from 0 in every baseline run to > 0 in every candidate run
+ * for thresholds from CMP_THR_EXC_NEW_NS on.
  */
-/* exceedances: and at least 10 per million more */
-#define CMP_THR_EXC_MIN 10.0
-/* exceedances from this threshold on: 0 in every baseline run and > 0
- * in every candidate run flags */
+#define CMP_THR_EXC_MIN	   10.0
 #define CMP_THR_EXC_NEW_NS 100000000
 
 #define CMP_MAX_NOTES 32
@@ -155,9 +154,15 @@ static bool metric_value(const struct result *r, int op, int m, double *v)
 	}
 	h = &r->op[op].h;
 	if (m == CMP_M_OPS) {
-		if (!(r->measured_s > 0))
+		double secs = r->measured_s;
+
+		/* a text log's last progress line comes a second or so
+		 * before the end: its -t is the measured time */
+		if (!r->has_bins && r->cfg.timelimit > 0)
+			secs = r->cfg.timelimit;
+		if (!(secs > 0))
 			return false;
-		*v = (double)h->count / r->measured_s;
+		*v = (double)h->count / secs;
 		return true;
 	}
 	if (!h->count || (cmp_metric[m].bins && !r->has_bins))
@@ -255,7 +260,7 @@ static int filter_walk(const char *filter, int op, int m, char *err, size_t len)
 			continue;
 		if (filter_token(t, n, &fo, &fm)) {
 			snprintf(err, len,
-				 "--metric: '%.*s' is not METRIC, OP or "
+				 "--metrics: '%.*s' is not METRIC, OP or "
 				 "OP:METRIC (metrics: ops/s mean p50 p99 "
 				 "p99.9 max over10ms over100ms over500ms "
 				 "MB/s; ops as in the report, 'all' for MB/s)",
@@ -276,7 +281,7 @@ int cmp_filter_check(const char *filter, char *err, size_t len)
 	if (filter_walk(filter, -5, -5, err, len) < 0)
 		return -1;
 	if (!filter[strspn(filter, ",")]) {
-		snprintf(err, len, "--metric: empty list");
+		snprintf(err, len, "--metrics: empty list");
 		return -1;
 	}
 	return 0;
@@ -287,9 +292,10 @@ int cmp_filter_check(const char *filter, char *err, size_t len)
 enum cmp_v { CMP_V_SAME, CMP_V_WORSE, CMP_V_BETTER };
 
 struct cmp_row {
-	int op;	       /* enum op_type, or -1: the run's throughput */
-	int metric;    /* enum cmp_metric */
-	double *a, *b; /* one value per run */
+	int op;		    /* enum op_type, or -1: the run's throughput */
+	int metric;	    /* enum cmp_metric */
+	double *a, *b;	    /* one value per run */
+	uint64_t min_count; /* fewest ops of the op in a run */
 	double med_a, med_b, change;
 	double p, pmin, p_holm; /* NAN when not computed */
 	bool tested;		/* in the Holm family */
@@ -447,6 +453,13 @@ static int add_row(struct cmp_report *r, struct result **base,
 		free(w->b);
 		return -1;
 	}
+	w->min_count = UINT64_MAX;
+	for (int i = 0; i < r->na + r->nb; i++) {
+		struct result *x = i < r->na ? base[i] : cand[i - r->na];
+
+		if (op >= 0 && x->op[op].h.count < w->min_count)
+			w->min_count = x->op[op].h.count;
+	}
 	for (int i = 0; i < r->na; i++)
 		metric_value(base[i], op, m, &w->a[i]);
 	for (int i = 0; i < r->nb; i++)
@@ -516,6 +529,17 @@ static bool past_floor(const struct cmp_report *r, const struct cmp_row *w)
 }
 
 /*
+ * Whether a percentile rests on fewer than 10 ops per run beyond it (p99
+ * of fewer than 1000 ops): then it is nearly the max, and judged as one.
+ */
+static bool few_beyond(const struct cmp_row *w)
+{
+	double pct = cmp_metric[w->metric].pct;
+
+	return pct > 0 && (double)w->min_count * (1 - pct / 100) < 10;
+}
+
+/*
  * The threshold rule, for direction @worse: the change of medians past
  * the metric's threshold and floor, and with several runs per side every
  * candidate run past every baseline run by more than the noise floor.
@@ -539,9 +563,11 @@ static bool thr_flag(const struct cmp_report *r, const struct cmp_row *w,
 				     w->med_b - w->med_a >= CMP_THR_EXC_MIN
 			: ch <= 1 / mi->thr_factor - 1 &&
 				     w->med_a - w->med_b >= CMP_THR_EXC_MIN;
-	} else if (mi->kind == CMP_K_TAIL) {
-		ok = up ? ch >= mi->thr_factor - 1
-			: ch <= 1 / mi->thr_factor - 1;
+	} else if (mi->kind == CMP_K_TAIL || few_beyond(w)) {
+		double f = few_beyond(w) ? cmp_metric[CMP_M_MAX].thr_factor
+					 : mi->thr_factor;
+
+		ok = up ? ch >= f - 1 : ch <= 1 / f - 1;
 	} else {
 		ok = up ? ch > mi->thr_noises * noise
 			: ch < -mi->thr_noises * noise;
@@ -1006,12 +1032,12 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			fprintf(f,
 				"  for significance over %d metrics: %d vs "
 				"%d runs, or %d candidate runs against these "
-				"%d, or fewer metrics (--metric)\n",
+				"%d, or fewer metrics (--metrics)\n",
 				family_size(r), eq, eq, nc, r->na);
 		else if (eq)
 			fprintf(f,
 				"  for significance over %d metrics: %d vs "
-				"%d runs, or fewer metrics (--metric)\n",
+				"%d runs, or fewer metrics (--metrics)\n",
 				family_size(r), eq, eq);
 		fprintf(f, "  so flagged only by the thresholds of "
 			   "docs/regressions.md, with every candidate run past "
@@ -1032,6 +1058,11 @@ static void print_header(FILE *f, const struct cmp_report *r)
 
 void cmp_print(FILE *f, const struct cmp_report *r)
 {
+	cmp_print_changed(f, r, false);
+}
+
+void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
+{
 	char a[32], b[32], c[32], p[32], lo[32], hi[32], ci[64];
 	static const char dashes[] = "-----------------------------------------"
 				     "-----------------------------------------"
@@ -1045,6 +1076,8 @@ void cmp_print(FILE *f, const struct cmp_report *r)
 	for (int i = 0; i < r->nrows; i++) {
 		const struct cmp_row *w = &r->rows[i];
 
+		if (changed && w->verdict == CMP_V_SAME && !w->unclear)
+			continue;
 		if (w->tested)
 			snprintf(p, sizeof(p), "%.2g", w->p_holm);
 		else if (!isnan(w->p))
@@ -1063,6 +1096,9 @@ void cmp_print(FILE *f, const struct cmp_report *r)
 			num(b, sizeof(b), w->med_b),
 			pct(c, sizeof(c), w->change), p, ci, verdict_word(w));
 	}
+	if (changed)
+		fprintf(f, " (%d rows of no change not shown)\n",
+			r->nrows - r->nworse - r->nbetter - r->nunclear);
 	fprintf(f, "\n%s\n", r->reason);
 }
 
@@ -1249,7 +1285,7 @@ static void usage(FILE *f)
 		"(default 5%%)\n"
 		"  -f, --floor=MS       absolute floor of latency changes "
 		"(default 0.05 ms)\n"
-		"  -m, --metric=LIST    compare and correct for these only: "
+		"  -m, --metrics=LIST   compare and correct for these only: "
 		"METRIC, OP or\n"
 		"                       OP:METRIC, comma-separated, e.g. "
 		"p99.9,Rename:over100ms\n"
@@ -1258,6 +1294,8 @@ static void usage(FILE *f)
 		"                       over100ms over500ms MB/s)\n"
 		"  -b, --bootstrap=N    bootstrap resamples (default 2000)\n"
 		"  -s, --seed=N         bootstrap seed (default 1)\n"
+		"  -c, --changed        show only the rows that are not 'no "
+		"change'\n"
 		"  -j, --json=FILE      also write the comparison as JSON "
 		"('-': stdout)\n"
 		"  -h, --help           this text\n"
@@ -1328,10 +1366,12 @@ int compare_main(int argc, char **argv)
 		{"alpha", required_argument, NULL, 'a'},
 		{"noise", required_argument, NULL, 'n'},
 		{"floor", required_argument, NULL, 'f'},
+		{"metrics", required_argument, NULL, 'm'},
 		{"metric", required_argument, NULL, 'm'},
 		{"bootstrap", required_argument, NULL, 'b'},
 		{"seed", required_argument, NULL, 's'},
 		{"json", required_argument, NULL, 'j'},
+		{"changed", no_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -1341,6 +1381,7 @@ int compare_main(int argc, char **argv)
 	struct cmp_opts o;
 	char err[1024];
 	int sep = -1, c, nb, nc, rc = 2;
+	bool changed = false;
 	uint64_t u;
 
 	cmp_opts_default(&o);
@@ -1352,7 +1393,7 @@ int compare_main(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(sep < 0 ? argc : sep, argv, ":a:n:f:m:b:s:j:h",
+	while ((c = getopt_long(sep < 0 ? argc : sep, argv, ":a:n:f:m:b:s:j:ch",
 				lopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -1395,6 +1436,9 @@ int compare_main(int argc, char **argv)
 			break;
 		case 'j':
 			json = optarg;
+			break;
+		case 'c':
+			changed = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1440,10 +1484,10 @@ int compare_main(int argc, char **argv)
 		fprintf(stderr,
 			"dbench-ng compare: no metric to compare: the "
 			"runs have no op in common%s\n",
-			o.metric_filter ? " or --metric selects none" : "");
+			o.metric_filter ? " or --metrics selects none" : "");
 		goto out;
 	}
-	cmp_print(stdout, rep);
+	cmp_print_changed(stdout, rep, changed);
 	fflush(stdout);
 	if (json && cmp_write_json(rep, json, err, sizeof(err))) {
 		fprintf(stderr, "dbench-ng compare: %s\n", err);

@@ -67,6 +67,10 @@ struct cmp_report *cmp_run_named(struct result **base, int nb,
 /* cmp_print - the table for people, notes first, the reason line last */
 void cmp_print(FILE *f, const struct cmp_report *r);
 
+/* cmp_print_changed - cmp_print(), with @changed only the rows flagged
+ * (regressed, improved or unclear) */
+void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed);
+
 /* cmp_write_json - the report as JSON to @path ("-": stdout), atomically;
  * 0, or -1 with a message in @err */
 int cmp_write_json(const struct cmp_report *r, const char *path, char *err,

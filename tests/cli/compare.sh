@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dbench-ng compare on real runs.  The baseline loadfile takes a POSIX lock
+# on a file of its own client; the candidate's two clients share the file
+# and hold the lock for 200 ms in turn, so every candidate LockX waits
+# about 200 ms: the regression compare must find (exit 1), by the
+# thresholds at 3 vs 3 runs (which cannot reach alpha) and by the test at
+# 4 vs 4 with one pre-registered metric (p = 2/70 = 0.029).  Also: no
+# regression against itself (exit 0), improvements, two dbench 4.0 text
+# logs, bad input (exit 2) and the JSON report.
+. "$(dirname "$0")/../lib.sh"
+
+CMP=("$DBNG" compare)
+
+# the same ops on both sides; only the lock file differs
+loadfile() {
+	echo 'Mkdir "\clients\client1" NT_STATUS_OK'
+	echo "NTCreateX \"$1\" 0x40 0x5 1 NT_STATUS_OK"
+	echo 'LockX 1 0 1 NT_STATUS_OK'
+	echo 'Sleep 200000 NT_STATUS_OK'
+	echo 'UnlockX 1 0 1 NT_STATUS_OK'
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "WriteX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
+		echo "ReadX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
+		echo "QUERY_PATH_INFORMATION \"$1\" 1004 NT_STATUS_OK"
+	done
+	echo 'Close 1 NT_STATUS_OK'
+	echo 'Sleep 10000 NT_STATUS_OK'
+}
+loadfile '\clients\client1\lockfile' >"$TMP/base.load"
+loadfile '\clients\lockfile' >"$TMP/cand.load"
+
+note "4 baseline and 4 candidate runs, interleaved"
+mkdir -p "$TMP/d"
+for i in 1 2 3 4; do
+	for side in base cand; do
+		expect_rc 0 "$DBNG" -t 2 --warmup 0 -c "$TMP/$side.load" \
+			--json "$TMP/$side$i.json" -D "$TMP/d" 2 >/dev/null
+	done
+done
+B3=("$TMP"/base[123].json) C3=("$TMP"/cand[123].json)
+B4=("$TMP"/base[1-4].json) C4=("$TMP"/cand[1-4].json)
+
+note "3 vs 3: n too small to reach alpha, flagged by the thresholds"
+expect_rc 1 "${CMP[@]}" "${B3[@]}" -- "${C3[@]}" >"$TMP/out"
+cat "$TMP/out"
+grep -q '^3 vs 3 runs: n too small to reach alpha 0.05 (smallest possible p 0.1)$' "$TMP/out" ||
+	fail "no 'n too small' line"
+grep -Eq '^ LockX +over100ms +0 +[0-9]+ +\+inf .* REGRESSED$' "$TMP/out" ||
+	fail "LockX over100ms not flagged"
+grep -Eq '^ LockX +p50 +0\.0[0-9]+ +1[5-9][0-9]\.?[0-9]* .* REGRESSED$' "$TMP/out" ||
+	fail "LockX p50 is not a ~200 ms regression"
+tail -1 "$TMP/out" | grep -Eq '^regressed: LockX .* by thresholds; 3 vs 3 runs: n too small to reach alpha 0.05\)' ||
+	fail "reason line: $(tail -1 "$TMP/out")"
+
+expect_rc 1 "${CMP[@]}" --changed "${B3[@]}" -- "${C3[@]}" >"$TMP/out2"
+grep -q '^ ([0-9]* rows of no change not shown)$' "$TMP/out2" || fail "--changed"
+grep -v '^ ' "$TMP/out" | cmp -s - <(grep -v '^ ' "$TMP/out2") ||
+	fail "--changed changed more than the rows"
+
+note "4 vs 4, one pre-registered metric: the test decides (p = 0.029)"
+expect_rc 1 "${CMP[@]}" --metrics LockX:over100ms --json "$TMP/cmp.json" \
+	"${B4[@]}" -- "${C4[@]}" >"$TMP/out"
+cat "$TMP/out"
+grep -q '^p: Mann-Whitney U on per-run values, Holm-adjusted over 1 metric ' "$TMP/out" ||
+	fail "not decided by the test"
+tail -1 "$TMP/out" | grep -Eq '^regressed: LockX over100ms 0 -> [0-9]+ per million ops \(p=0\.029, 4 vs 4 runs\)$' ||
+	fail "reason line: $(tail -1 "$TMP/out")"
+[ "$(jq -r .mode "$TMP/cmp.json")" = test ] || fail "JSON mode"
+[ "$(jq -r .exit "$TMP/cmp.json")" = 1 ] || fail "JSON exit"
+[ "$(jq -r '.metrics[0].verdict' "$TMP/cmp.json")" = regressed ] || fail "JSON verdict"
+[ "$(jq -r '.metrics[0].candidate | length' "$TMP/cmp.json")" = 4 ] || fail "JSON values"
+jq -r .reason "$TMP/cmp.json" | cmp -s - <(tail -1 "$TMP/out") || fail "JSON reason"
+[ "$(jq -r '.baseline_runs[0]' "$TMP/cmp.json")" = "${B4[0]}" ] || fail "JSON run names"
+
+note "the other way round LockX improved: exit 0"
+expect_rc 0 "${CMP[@]}" --metrics LockX "${C4[@]}" -- "${B4[@]}" >"$TMP/out"
+grep -Eq '^ LockX +p50 .* improved$' "$TMP/out" || fail "no improvement shown"
+tail -1 "$TMP/out" | grep -q '^no regression: .*; [0-9]* improved$' || fail "reason: $(tail -1 "$TMP/out")"
+
+note "runs against themselves: nothing regressed"
+expect_rc 0 "${CMP[@]}" "${B4[@]}" -- "${B4[@]}" >"$TMP/out"
+tail -1 "$TMP/out" | grep -q '^no regression: [0-9]* metrics compared, none past the thresholds (4 vs 4 runs: n too small to reach alpha 0.05 over [0-9]* metrics)$' ||
+	fail "reason: $(tail -1 "$TMP/out")"
+! grep -q 'REGRESSED\|improved$' "$TMP/out" || fail "flags against itself"
+
+note "one run per side: thresholds only, and it says so"
+expect_rc 1 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" >"$TMP/out"
+grep -q '^1 vs 1 run: significance cannot be judged; flagged only by the thresholds' "$TMP/out" ||
+	fail "no 1-run note"
+
+note "two dbench 4.0 text logs"
+if command -v dbench >/dev/null && [ -f "$CLIENT_TXT" ]; then
+	mkdir -p "$TMP/dd"
+	for i in 1 2; do
+		timeout 60 dbench -t 3 -c "$CLIENT_TXT" -D "$TMP/dd" 2 >"$TMP/log$i.txt" 2>&1 ||
+			fail "dbench failed: $(tail -3 "$TMP/log$i.txt")"
+	done
+	"${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log2.txt" >"$TMP/out"
+	rc=$?
+	cat "$TMP/out"
+	[ $rc = 0 ] || [ $rc = 1 ] || fail "two logs: exit $rc"
+	grep -q '^note: 2 of the 2 runs are dbench text logs' "$TMP/out" || fail "no text-log note"
+	for m in ops/s mean max; do
+		grep -Eq "^ Rename +$m " "$TMP/out" || fail "no Rename $m row"
+	done
+	! grep -Eq '^ Rename +(p50|p99|over10ms) ' "$TMP/out" || fail "a log has no percentiles"
+	grep -Eq '^ all +MB/s ' "$TMP/out" || fail "no throughput row"
+	expect_rc 0 "${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log1.txt" >/dev/null
+	# the same log with one Rename at 500 ms
+	awk '/^ Rename / {$4 = "500.000"; printf " %-12s %7s %9s %9s\n", $1, $2, $3, $4; next} {print}' \
+		"$TMP/log1.txt" >"$TMP/log1-slow.txt"
+	expect_rc 1 "${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log1-slow.txt" >"$TMP/out"
+	[ "$(grep -c 'REGRESSED$' "$TMP/out")" = 1 ] || fail "more than Rename max flagged"
+	tail -1 "$TMP/out" | grep -Eq '^regressed: Rename max [0-9.]+ -> 500 ms \(' ||
+		fail "reason: $(tail -1 "$TMP/out")"
+else
+	note "dbench 4.0 not installed: text logs not tested"
+fi
+
+note "bad input: exit 2, naming the file"
+expect_rc 2 "${CMP[@]}" "${B3[@]}" "${C3[@]}" 2>"$TMP/err"
+grep -q "missing '--'" "$TMP/err" || fail "no message for a missing --"
+expect_rc 2 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/nope.json" 2>"$TMP/err"
+grep -q "$TMP/nope.json" "$TMP/err" || fail "the missing file is not named"
+echo '{"format_version": 1' >"$TMP/trunc.json"
+expect_rc 2 "${CMP[@]}" "$TMP/trunc.json" -- "$TMP/cand1.json" 2>"$TMP/err"
+grep -q "trunc.json" "$TMP/err" || fail "the bad file is not named"
+expect_rc 2 "${CMP[@]}" -- "$TMP/cand1.json" 2>/dev/null
+expect_rc 2 "${CMP[@]}" "$TMP/base1.json" -- 2>/dev/null
+expect_rc 2 "${CMP[@]}" --alpha 1.5 "$TMP/base1.json" -- "$TMP/cand1.json" 2>/dev/null
+expect_rc 2 "${CMP[@]}" --metrics p42 "$TMP/base1.json" -- "$TMP/cand1.json" 2>"$TMP/err"
+grep -q "^dbench-ng compare: --metrics: 'p42' is not METRIC" "$TMP/err" || fail "--metrics message"
+# --metric is taken too
+expect_rc 1 "${CMP[@]}" --metric LockX:max "$TMP/base1.json" -- "$TMP/cand1.json" >/dev/null
+expect_rc 2 "${CMP[@]}" --bogus "$TMP/base1.json" -- "$TMP/cand1.json" 2>/dev/null
+expect_rc 2 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" --json x 2>"$TMP/err"
+grep -q "options go before '--'" "$TMP/err" || fail "no hint for an option after --"
+expect_rc 0 "${CMP[@]}" --help >"$TMP/out"
+grep -q 'BASELINE\.\.\. -- CANDIDATE\.\.\.' "$TMP/out" || fail "usage"
+echo "all compare checks passed"

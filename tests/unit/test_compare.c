@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_compare.c - compare on synthetic runs built with hist_record():
+ * an injected Rename stall is flagged (by the test with enough runs or
+ * pre-registered metrics, by the thresholds otherwise); runs drawn from
+ * one distribution are flagged at most at the documented rates; 1 vs 1
+ * and 3 vs 3 say why significance cannot be judged; text logs, filters,
+ * notes and the JSON report.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "compare.h"
+#include "result.h"
+#include "stats_test.h"
+
+/*
+ * The model: three ops with lognormal latencies (shape 0.6), a run-to-run
+ * scale that varies by 3 % (one factor for the whole run, as a slower
+ * machine state slows every op), op counts that follow the scale with
+ * 1 % jitter, 5000 ops per op and run.  The injected regression: 1 % of
+ * the Renames take 500 to 520 ms.
+ */
+#define NOPS 3
+static const int model_op[NOPS] = {OP_NTCREATEX, OP_READX, OP_RENAME};
+static const double model_ms[NOPS] = {0.3, 0.05, 0.4};
+#define MODEL_N	     5000
+#define MODEL_SIGMA  0.6
+#define MODEL_RUN_CV 0.03
+
+static double rename_factor = 1; /* every Rename slower by this */
+
+static struct result *synth(struct st_rng *g, double slow_frac)
+{
+	struct result *r = result_new();
+	double scale = exp(MODEL_RUN_CV * st_rng_normal(g));
+
+	assert_non_null(r);
+	r->has_bins = true;
+	r->measured_s = 10;
+	r->throughput = 100 / scale * (1 + 0.005 * st_rng_normal(g));
+	r->cfg.nclients = 2;
+	for (int k = 0; k < NOPS; k++) {
+		struct hist *h = &r->op[model_op[k]].h;
+		int n = (int)lround(MODEL_N / scale *
+				    (1 + 0.01 * st_rng_normal(g)));
+
+		for (int i = 0; i < n; i++) {
+			double ns = model_ms[k] * 1e6 * scale *
+				    exp(MODEL_SIGMA * st_rng_normal(g));
+
+			if (model_op[k] == OP_RENAME)
+				ns *= rename_factor;
+			if (model_op[k] == OP_RENAME &&
+			    st_rng_uniform(g) < slow_frac)
+				ns = 500e6 + 20e6 * st_rng_uniform(g);
+			hist_record(h, (uint64_t)ns);
+		}
+	}
+	return r;
+}
+
+static void synth_set(struct st_rng *g, struct result **v, int n,
+		      double slow_frac)
+{
+	for (int i = 0; i < n; i++)
+		v[i] = synth(g, slow_frac);
+}
+
+static void free_set(struct result **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		result_free(v[i]);
+}
+
+static char *printed(const struct cmp_report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cmp_print(f, rep);
+	fclose(f);
+	return buf;
+}
+
+static int flagged(const struct cmp_report *rep, int verdict,
+		   const char *only_op)
+{
+	struct cmp_row_info ri;
+	int n = 0;
+
+	for (int i = 0; i < cmp_nrows(rep); i++) {
+		cmp_row(rep, i, &ri);
+		if (ri.verdict == verdict &&
+		    (!only_op || strcmp(ri.op, only_op)))
+			n++;
+	}
+	return n;
+}
+
+static bool find_row(const struct cmp_report *rep, const char *op,
+		     const char *metric, struct cmp_row_info *out)
+{
+	for (int i = 0; i < cmp_nrows(rep); i++) {
+		cmp_row(rep, i, out);
+		if (!strcmp(out->op, op) && !strcmp(out->metric, metric))
+			return true;
+	}
+	return false;
+}
+
+/* (a) 8 vs 8 runs, all metrics: the test flags Rename, only Rename */
+static void test_injected_8v8(void **state)
+{
+	struct result *a[8], *b[8];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 1);
+	synth_set(&g, a, 8, 0);
+	synth_set(&g, b, 8, 0.01);
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 8, b, 8, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_TEST);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_true(find_row(rep, "Rename", "p99.9", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(ri.in_family && ri.p_holm < 0.05);
+	assert_true(ri.ci_lo > 0.05);
+	assert_true(find_row(rep, "Rename", "over100ms", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(ri.base == 0 && ri.cand > 5000 && ri.cand < 15000);
+	/* nothing but Rename is flagged, either way */
+	assert_int_equal(flagged(rep, 1, "Rename"), 0);
+	assert_int_equal(flagged(rep, -1, NULL), 0);
+	assert_true(!strncmp(cmp_reason(rep), "regressed: Rename ", 18));
+	assert_non_null(strstr(cmp_reason(rep), "8 vs 8 runs)"));
+	assert_non_null(strstr(out, "REGRESSED"));
+	free(out);
+	cmp_free(rep);
+	free_set(a, 8);
+	free_set(b, 8);
+}
+
+/* a moderate regression: every Rename 30 % slower, 8 vs 8 runs */
+static void test_moderate_8v8(void **state)
+{
+	struct result *a[8], *b[8];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+
+	(void)state;
+	st_rng_seed(&g, 8);
+	synth_set(&g, a, 8, 0);
+	rename_factor = 1.3;
+	synth_set(&g, b, 8, 0);
+	rename_factor = 1;
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 8, b, 8, &o);
+	printf("%s\n", cmp_reason(rep));
+	assert_int_equal(cmp_mode(rep), CMP_MODE_TEST);
+	assert_true(find_row(rep, "Rename", "p50", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(ri.ci_lo > 0.05 && ri.ci_lo < 0.3 && ri.ci_hi > 0.3);
+	assert_true(find_row(rep, "Rename", "mean", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_int_equal(flagged(rep, 1, "Rename"), 0);
+	assert_int_equal(flagged(rep, -1, NULL), 0);
+	cmp_free(rep);
+	free_set(a, 8);
+	free_set(b, 8);
+}
+
+/*
+ * (a) 5 vs 5 runs.  Over all metrics, Holm cannot reach alpha (about 20
+ * testable metrics x 0.0079 > 0.05): the report says so and the
+ * thresholds flag the stall.  With pre-registered metrics the test
+ * decides: Holm p < 0.05.
+ */
+static void test_injected_5v5(void **state)
+{
+	struct result *a[5], *b[5];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 2);
+	synth_set(&g, a, 5, 0);
+	synth_set(&g, b, 5, 0.01);
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_SMALL_N);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_non_null(strstr(out, "n too small to reach alpha 0.05 over"));
+	assert_non_null(strstr(cmp_reason(rep), "by thresholds"));
+	assert_true(!strncmp(cmp_reason(rep), "regressed: Rename ", 18));
+	assert_int_equal(flagged(rep, 1, "Rename"), 0);
+	/* 22 testable metrics (28 less 6 all-zero exceedance counts):
+	 * 22 x 2 / C(12, 6) = 0.048, so 6 vs 6 could reach alpha */
+	assert_non_null(strstr(out, "over 22 metrics: 6 vs 6 runs, or 8 "
+				    "candidate runs against these 5"));
+	assert_true(cmp_cand_runs_needed(rep) > 5 &&
+		    cmp_cand_runs_needed(rep) < 30);
+	free(out);
+	cmp_free(rep);
+
+	o.metric_filter = "p99.9,over100ms";
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_TEST);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_int_equal(cmp_nrows(rep), 6);
+	assert_true(find_row(rep, "Rename", "p99.9", &ri));
+	printf("5 vs 5, p99.9 and over100ms only: Rename p99.9 Holm p = "
+	       "%.4f\n",
+	       ri.p_holm);
+	assert_true(ri.verdict == 1 && ri.p_holm < 0.05);
+	assert_true(find_row(rep, "Rename", "over100ms", &ri));
+	assert_true(ri.verdict == 1 && ri.p_holm < 0.05);
+	/* an all-zero exceedance count cannot reach alpha: not counted */
+	assert_true(find_row(rep, "ReadX", "over100ms", &ri));
+	assert_false(ri.in_family);
+	assert_non_null(strstr(cmp_reason(rep), "5 vs 5 runs)"));
+	free(out);
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 5);
+}
+
+struct fp_rate {
+	int any, worse;
+};
+
+/* pairs of @n vs @n runs from one distribution: how often flagged */
+static struct fp_rate false_positives(int pairs, int n, const char *filter,
+				      enum cmp_mode want_mode, uint64_t seed)
+{
+	struct fp_rate fp = {0, 0};
+	struct result *a[8], *b[8];
+	struct cmp_opts o;
+	struct st_rng g;
+
+	cmp_opts_default(&o);
+	o.metric_filter = filter;
+	st_rng_seed(&g, seed);
+	for (int k = 0; k < pairs; k++) {
+		struct cmp_report *rep;
+
+		synth_set(&g, a, n, 0);
+		synth_set(&g, b, n, 0);
+		o.seed = (uint64_t)k;
+		rep = cmp_run(a, n, b, n, &o);
+		assert_non_null(rep);
+		assert_int_equal(cmp_mode(rep), want_mode);
+		fp.worse += cmp_verdict(rep);
+		fp.any += cmp_verdict(rep) || flagged(rep, -1, NULL);
+		cmp_free(rep);
+		free_set(a, n);
+		free_set(b, n);
+	}
+	return fp;
+}
+
+/*
+ * (b) The false-positive rate.  Holm keeps the family-wise error at
+ * alpha = 0.05 and the noise floor only lowers it; the thresholds of the
+ * small-n mode are documented at <= 5 % on this model.  200 pairs: allow
+ * 2.33 binomial standard deviations (one-sided 1 %) above 5 %.
+ */
+#define FP_PAIRS 200
+static void test_false_positive_rate(void **state)
+{
+	double limit = 0.05 + 2.33 * sqrt(0.05 * 0.95 / FP_PAIRS);
+	struct fp_rate fp;
+
+	(void)state;
+	fp = false_positives(FP_PAIRS, 5, NULL, CMP_MODE_SMALL_N, 100);
+	printf("false positives, 5 vs 5, all metrics (thresholds): %d of %d "
+	       "pairs flagged something (%.1f %%), %d a regression\n",
+	       fp.any, FP_PAIRS, 100.0 * fp.any / FP_PAIRS, fp.worse);
+	assert_true(fp.any <= limit * FP_PAIRS);
+	fp = false_positives(FP_PAIRS, 5, "p99.9,over100ms", CMP_MODE_TEST,
+			     200);
+	printf("false positives, 5 vs 5, p99.9 and over100ms (test): %d of %d "
+	       "pairs flagged something (%.1f %%), %d a regression\n",
+	       fp.any, FP_PAIRS, 100.0 * fp.any / FP_PAIRS, fp.worse);
+	assert_true(fp.any <= limit * FP_PAIRS);
+	fp = false_positives(FP_PAIRS, 8, NULL, CMP_MODE_TEST, 300);
+	printf("false positives, 8 vs 8, all metrics (test): %d of %d pairs "
+	       "flagged something (%.1f %%), %d a regression\n",
+	       fp.any, FP_PAIRS, 100.0 * fp.any / FP_PAIRS, fp.worse);
+	assert_true(fp.any <= limit * FP_PAIRS);
+}
+
+/* (c) 1 vs 1: no p-values, thresholds only, and it says so */
+static void test_one_run(void **state)
+{
+	struct result *a, *b, *c;
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+	int any = 0;
+
+	(void)state;
+	st_rng_seed(&g, 3);
+	a = synth(&g, 0);
+	b = synth(&g, 0.01);
+	cmp_opts_default(&o);
+	rep = cmp_run(&a, 1, &b, 1, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_ONE_RUN);
+	assert_non_null(strstr(out, "1 vs 1 run: significance cannot be "
+				    "judged"));
+	for (int i = 0; i < cmp_nrows(rep); i++) {
+		cmp_row(rep, i, &ri);
+		assert_true(isnan(ri.p) && isnan(ri.p_holm) && isnan(ri.ci_lo));
+	}
+	/* 0 -> > 0 ops over 100 ms, and p99.9 more than doubled */
+	assert_true(find_row(rep, "Rename", "over100ms", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(find_row(rep, "Rename", "p99.9", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_non_null(strstr(cmp_reason(rep), "by thresholds; 1 vs 1 run: "
+						"significance cannot be "
+						"judged"));
+	free(out);
+	cmp_free(rep);
+
+	/* a run against itself: nothing */
+	rep = cmp_run(&a, 1, &a, 1, &o);
+	assert_int_equal(cmp_verdict(rep), 0);
+	assert_true(!strncmp(cmp_reason(rep), "no regression: ", 15));
+	printf("%s\n", cmp_reason(rep));
+	cmp_free(rep);
+
+	result_free(a);
+	result_free(b);
+
+	/* how often do two runs of one distribution trip a threshold? */
+	for (int k = 0; k < FP_PAIRS; k++) {
+		a = synth(&g, 0);
+		c = synth(&g, 0);
+		rep = cmp_run(&a, 1, &c, 1, &o);
+		any += cmp_verdict(rep) || flagged(rep, -1, NULL);
+		cmp_free(rep);
+		result_free(a);
+		result_free(c);
+	}
+	printf("false positives, 1 vs 1 (thresholds): %d of %d pairs flagged "
+	       "something (%.1f %%)\n",
+	       any, FP_PAIRS, 100.0 * any / FP_PAIRS);
+	/* no guarantee without a test; on this model within 5 % too */
+	assert_true(any <=
+		    (0.05 + 2.33 * sqrt(0.05 * 0.95 / FP_PAIRS)) * FP_PAIRS);
+}
+
+/* (d) 3 vs 3: the exact test cannot reach 0.05 (p >= 0.1) */
+static void test_three_runs(void **state)
+{
+	struct result *a[3], *b[3];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 4);
+	synth_set(&g, a, 3, 0);
+	synth_set(&g, b, 3, 0.01);
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 3, b, 3, &o);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_SMALL_N);
+	assert_non_null(strstr(out, "3 vs 3 runs: n too small to reach alpha "
+				    "0.05 (smallest possible p 0.1)"));
+	assert_non_null(strstr(cmp_reason(rep), "3 vs 3 runs: n too small to "
+						"reach alpha 0.05"));
+	assert_true(find_row(rep, "Rename", "over500ms", &ri));
+	assert_true(ri.verdict == 1 && !ri.in_family);
+	assert_true(fabs(ri.p - 0.1) < 1e-12);
+	assert_int_equal(flagged(rep, 1, "Rename"), 0);
+	free(out);
+	cmp_free(rep);
+	/* a pre-registered single metric does not help at 3 vs 3 */
+	o.metric_filter = "Rename:p99.9";
+	rep = cmp_run(a, 3, b, 3, &o);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_SMALL_N);
+	assert_int_equal(cmp_nrows(rep), 1);
+	cmp_free(rep);
+	free_set(a, 3);
+	free_set(b, 3);
+}
+
+/* dbench text logs have count, mean and max only */
+static void test_text_logs(void **state)
+{
+	struct result *a[4], *b[4];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 5);
+	synth_set(&g, a, 4, 0);
+	synth_set(&g, b, 4, 0);
+	for (int i = 0; i < 4; i++)
+		b[i]->has_bins = false;
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 4, b, 4, &o);
+	out = printed(rep);
+	printf("%s", out);
+	/* MB/s + 3 ops x (ops/s, mean, max) */
+	assert_int_equal(cmp_nrows(rep), 10);
+	assert_false(find_row(rep, "Rename", "p50", &ri));
+	assert_true(find_row(rep, "Rename", "max", &ri));
+	assert_non_null(strstr(out, "4 of the 8 runs are dbench text logs"));
+	free(out);
+	cmp_free(rep);
+	free_set(a, 4);
+	free_set(b, 4);
+}
+
+/* ops on one side only are a note; filters are checked */
+static void test_notes_and_filters(void **state)
+{
+	struct result *a[2], *b[2];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct st_rng g;
+	char err[256], *out;
+
+	(void)state;
+	st_rng_seed(&g, 6);
+	synth_set(&g, a, 2, 0);
+	synth_set(&g, b, 2, 0);
+	for (int i = 0; i < 2; i++) {
+		hist_record(&b[i]->op[OP_DELTREE].h, 1000000);
+		b[i]->cfg.nclients = 4;
+	}
+	a[1]->status = RESULT_INTERRUPTED;
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	printf("%s", out);
+	assert_non_null(strstr(out, "note: Deltree ran only in the candidate "
+				    "runs: not compared"));
+	assert_non_null(strstr(out, "note: baseline run 2 was interrupted"));
+	assert_non_null(strstr(out, "note: 2 of the 4 runs ran another number "
+				    "of clients than baseline run 1 (2)"));
+	free(out);
+	cmp_free(rep);
+
+	assert_int_equal(cmp_filter_check("p99.9,Rename:over100ms,ReadX,all,"
+					  "throughput,qpathinfo:MEAN",
+					  err, sizeof(err)),
+			 0);
+	assert_int_equal(cmp_filter_check("p42", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'p42'"));
+	assert_int_equal(cmp_filter_check("Rename:p42", err, sizeof(err)), -1);
+	assert_int_equal(cmp_filter_check("Nope:max", err, sizeof(err)), -1);
+	assert_int_equal(cmp_filter_check(",", err, sizeof(err)), -1);
+	o.metric_filter = "bogus";
+	assert_null(cmp_run(a, 2, b, 2, &o));
+	/* op-only and op:metric selections */
+	o.metric_filter = "Rename";
+	rep = cmp_run(a, 2, b, 2, &o);
+	assert_int_equal(cmp_nrows(rep), 9);
+	cmp_free(rep);
+	o.metric_filter = "all,ReadX:max";
+	rep = cmp_run(a, 2, b, 2, &o);
+	assert_int_equal(cmp_nrows(rep), 2);
+	cmp_free(rep);
+	free_set(a, 2);
+	free_set(b, 2);
+}
+
+static void test_json(void **state)
+{
+	struct result *a[5], *b[5];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct st_rng g;
+	char path[] = "/tmp/dbng-cmp-XXXXXX", err[256];
+	const char *names[5] = {"b1.json", "b2.json", "b3.json", "b4.json",
+				"b5.json"};
+	json_t *doc, *m;
+	json_error_t je;
+	size_t i;
+	int fd, found = 0;
+
+	(void)state;
+	st_rng_seed(&g, 7);
+	synth_set(&g, a, 5, 0);
+	synth_set(&g, b, 5, 0.01);
+	cmp_opts_default(&o);
+	o.metric_filter = "p99.9,over100ms";
+	rep = cmp_run_named(a, 5, b, 5, names, NULL, &o);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cmp_write_json(rep, path, err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, &je);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "format")),
+			    "dbench-ng-compare");
+	assert_string_equal(json_string_value(json_object_get(doc, "mode")),
+			    "test");
+	assert_int_equal(json_integer_value(json_object_get(doc, "exit")), 1);
+	assert_string_equal(json_string_value(json_object_get(doc, "reason")),
+			    cmp_reason(rep));
+	assert_string_equal(json_string_value(json_array_get(
+				    json_object_get(doc, "baseline_runs"), 4)),
+			    "b5.json");
+	assert_true(json_is_null(
+		json_array_get(json_object_get(doc, "candidate_runs"), 0)));
+	json_array_foreach(json_object_get(doc, "metrics"), i, m)
+	{
+		if (strcmp(json_string_value(json_object_get(m, "op")),
+			   "Rename") ||
+		    strcmp(json_string_value(json_object_get(m, "metric")),
+			   "over100ms"))
+			continue;
+		found = 1;
+		assert_string_equal(
+			json_string_value(json_object_get(m, "verdict")),
+			"regressed");
+		assert_int_equal(
+			json_array_size(json_object_get(m, "baseline")), 5);
+		/* from 0: the change is infinite, written as null */
+		assert_true(json_is_null(json_object_get(m, "change")));
+		assert_true(json_real_value(json_object_get(m, "p_holm")) <
+			    0.05);
+	}
+	assert_true(found);
+	json_decref(doc);
+	unlink(path);
+	assert_int_equal(cmp_write_json(rep, "/nonexistent/dir/x.json", err,
+					sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "/nonexistent/dir/x.json"));
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 5);
+}
+
+/* The exceedance count from the bins. */
+static void test_exceedance_bins(void **state)
+{
+	struct result *a[2], *b[2];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		a[i] = result_new();
+		b[i] = result_new();
+		a[i]->has_bins = b[i]->has_bins = true;
+		a[i]->measured_s = b[i]->measured_s = 1;
+		for (int k = 0; k < 1000; k++) {
+			hist_record(&a[i]->op[OP_FLUSH].h, 1000000);
+			/* 3 at exactly 100 ms, 2 just below, 1 at 10 s */
+			hist_record(&b[i]->op[OP_FLUSH].h,
+				    k < 3   ? 100000000
+				    : k < 5 ? 99000000
+				    : k < 6 ? 10000000000ULL
+					    : 1000000);
+		}
+	}
+	cmp_opts_default(&o);
+	o.metric_filter = "Flush";
+	rep = cmp_run(a, 2, b, 2, &o);
+	assert_true(find_row(rep, "Flush", "over100ms", &ri));
+	assert_true(ri.base == 0 && ri.cand == 4000);
+	assert_true(find_row(rep, "Flush", "over10ms", &ri));
+	assert_true(ri.cand == 6000);
+	assert_true(find_row(rep, "Flush", "over500ms", &ri));
+	assert_true(ri.cand == 1000);
+	assert_true(find_row(rep, "Flush", "max", &ri));
+	assert_true(ri.cand == 10000);
+	cmp_free(rep);
+	free_set(a, 2);
+	free_set(b, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_injected_8v8),
+		cmocka_unit_test(test_injected_5v5),
+		cmocka_unit_test(test_moderate_8v8),
+		cmocka_unit_test(test_false_positive_rate),
+		cmocka_unit_test(test_one_run),
+		cmocka_unit_test(test_three_runs),
+		cmocka_unit_test(test_text_logs),
+		cmocka_unit_test(test_notes_and_filters),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_exceedance_bins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
