@@ -1200,62 +1200,7 @@ static json_t *report_json(const struct cmp_report *r)
 int cmp_write_json(const struct cmp_report *r, const char *path, char *err,
 		   size_t len)
 {
-	json_t *doc = report_json(r);
-	char tmp[4096];
-	FILE *f = NULL;
-	int fd, rc = -1;
-
-	if (!doc) {
-		snprintf(err, len, "out of memory building the JSON report");
-		return -1;
-	}
-	if (!strcmp(path, "-")) {
-		rc = json_dumpf(doc, stdout, JSON_INDENT(1)) ? -1 : 0;
-		fputc('\n', stdout);
-		if (fflush(stdout))
-			rc = -1;
-		if (rc)
-			snprintf(err, len, "cannot write JSON to stdout");
-		json_decref(doc);
-		return rc;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    (int)sizeof(tmp)) {
-		snprintf(err, len, "--json %s: name too long", path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, len, "--json %s: %s", path, strerror(errno));
-		goto out;
-	}
-	{
-		mode_t um = umask(0); /* mkstemp made it 0600 */
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	f = fdopen(fd, "w");
-	if (!f || json_dumpf(doc, f, JSON_INDENT(1)) || fputc('\n', f) == EOF ||
-	    fflush(f)) {
-		snprintf(err, len, "--json %s: write failed: %s", path,
-			 strerror(errno));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, len, "--json %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	json_decref(doc);
-	return rc;
+	return result_dump_json(report_json(r), path, err, len);
 }
 
 /* ------------------------------ the command ---------------------------- */

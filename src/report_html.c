@@ -8,6 +8,8 @@
  */
 #include "report_html.h"
 
+#include "atomic.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1778,51 +1780,13 @@ int report_html(FILE *f, const struct result *r)
 	return ferror(f) ? -1 : 0;
 }
 
+static int emit_html(FILE *f, const void *r)
+{
+	return report_html(f, r);
+}
+
 int report_html_file(const struct result *r, const char *path, char *err,
 		     size_t errlen)
 {
-	static const char suffix[] = ".tmp.XXXXXX";
-	size_t len = strlen(path);
-	char *tmp = malloc(len + sizeof(suffix));
-	FILE *f = NULL;
-	mode_t mask;
-	int fd, e;
-
-	if (!tmp) {
-		snprintf(err, errlen, "--html %s: out of memory", path);
-		return -1;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, suffix, sizeof(suffix));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		snprintf(err, errlen, "--html %s: %s", path, strerror(e));
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
-		e = errno;
-		close(fd);
-		goto fail;
-	}
-	errno = 0;
-	if (report_html(f, r) || fflush(f) || fsync(fileno(f))) {
-		e = errno ? errno : EIO;
-		fclose(f);
-		goto fail;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		e = errno;
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	unlink(tmp);
-	free(tmp);
-	snprintf(err, errlen, "--html %s: %s", path, strerror(e));
-	return -1;
+	return atomic_write(path, "--html", emit_html, r, err, errlen);
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "dblog.h"
 #include "result.h"
 
@@ -381,64 +382,32 @@ static json_t *result_json(const struct result *r)
 	return o;
 }
 
+static int emit_json(FILE *f, const void *doc)
+{
+	json_t *d = (json_t *)doc;
+
+	return json_dumpf(d, f, JSON_INDENT(1)) || fputc('\n', f) == EOF ? -1
+									  : 0;
+}
+
+int result_dump_json(json_t *doc, const char *path, char *err,
+		     size_t errlen)
+{
+	int rc;
+
+	if (!doc) {
+		snprintf(err, errlen, "--json %s: out of memory", path);
+		return -1;
+	}
+	rc = atomic_write(path, "--json", emit_json, doc, err, errlen);
+	json_decref(doc);
+	return rc;
+}
+
 int result_write_json(const struct result *r, const char *path, char *err,
 		      size_t errlen)
 {
-	json_t *doc = result_json(r);
-	char tmp[4096];
-	FILE *f;
-	int fd, rc = -1;
-
-	if (!doc) {
-		snprintf(err, errlen, "out of memory building the JSON result");
-		return -1;
-	}
-	if (!strcmp(path, "-")) {
-		rc = json_dumpf(doc, stdout, JSON_INDENT(1)) ? -1 : 0;
-		fputc('\n', stdout);
-		fflush(stdout);
-		if (rc)
-			snprintf(err, errlen, "cannot write JSON to stdout");
-		json_decref(doc);
-		return rc;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    (int)sizeof(tmp)) {
-		snprintf(err, errlen, "--json %s: name too long", path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "--json %s: %s", path, strerror(errno));
-		goto out;
-	}
-	{
-		mode_t um = umask(0);	/* mkstemp made it 0600 */
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	f = fdopen(fd, "w");
-	if (!f || json_dumpf(doc, f, JSON_INDENT(1)) || fputc('\n', f) == EOF ||
-	    fflush(f) || fsync(fd)) {
-		snprintf(err, errlen, "--json %s: write failed: %s", path,
-			 strerror(errno));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "--json %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	json_decref(doc);
-	return rc;
+	return result_dump_json(result_json(r), path, err, errlen);
 }
 
 /* ------------------------------ reading -------------------------------- */

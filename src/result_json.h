@@ -20,6 +20,15 @@ int result_write_json(const struct result *r, const char *path, char *err,
 		      size_t errlen);
 
 /*
+ * result_dump_json - write the jansson document @doc (which it releases,
+ * and may be NULL after an allocation failure) to @path as
+ * result_write_json() does.  For other JSON outputs (compare).
+ */
+struct json_t;
+int result_dump_json(struct json_t *doc, const char *path, char *err,
+		     size_t errlen);
+
+/*
  * result_parse_json - read the JSON text @text (@len bytes) named @name
  * into a new result *@out.  0, or -1 with "NAME:LINE:COLUMN: what" or
  * "NAME: field 'x' ..." in @err.
