@@ -132,11 +132,7 @@ static double over_per_million(const struct hist *h, uint64_t t_ns)
 
 		if (!h->bins[i])
 			continue;
-		v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
-		if (v < h->min)
-			v = h->min;
-		if (v > h->max)
-			v = h->max;
+		v = hist_bucket_value(h, i);
 		if (v >= t_ns)
 			n += h->bins[i];
 	}

@@ -30,6 +30,17 @@ uint64_t hist_bucket_width(unsigned int i)
 	return 1ULL << ((i - HIST_SUB) / HIST_SUB);
 }
 
+uint64_t hist_bucket_value(const struct hist *h, unsigned int i)
+{
+	uint64_t v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
+
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
 void hist_add(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
@@ -67,7 +78,7 @@ double hist_mean(const struct hist *h)
 
 uint64_t hist_value_at(const struct hist *h, double p)
 {
-	uint64_t rank, seen = 0, v;
+	uint64_t rank, seen = 0;
 
 	if (!h->count)
 		return 0;
@@ -78,14 +89,8 @@ uint64_t hist_value_at(const struct hist *h, double p)
 		rank = 1;
 	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
 		seen += h->bins[i];
-		if (seen >= rank) {
-			v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
-			if (v < h->min)
-				v = h->min;
-			if (v > h->max)
-				v = h->max;
-			return v;
-		}
+		if (seen >= rank)
+			return hist_bucket_value(h, i);
 	}
 	return h->max; /* the rank falls among the overflow values */
 }

@@ -74,6 +74,10 @@ uint64_t hist_bucket_lo(unsigned int i);
 /* hist_bucket_width - number of distinct values bucket @i holds. */
 uint64_t hist_bucket_width(unsigned int i);
 
+/* hist_bucket_value - the value reported for bucket @i of @h: its
+ * midpoint, clamped to [min, max] (within 0.78 % of any value in it). */
+uint64_t hist_bucket_value(const struct hist *h, unsigned int i);
+
 /* hist_add - @dst += @src (exact merge). */
 void hist_add(struct hist *dst, const struct hist *src);
 

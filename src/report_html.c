@@ -1195,11 +1195,7 @@ static void sp_points(FILE *f, const struct hist *h, const struct frame *fr)
 
 		if (!h->bins[i])
 			continue;
-		v = hist_bucket_lo(i) + hist_bucket_width(i) / 2;
-		if (v < h->min)
-			v = h->min;
-		if (v > h->max)
-			v = h->max;
+		v = hist_bucket_value(h, i);
 		c1 = cum + h->bins[i] < n - 1 ? cum + h->bins[i] : n - 1;
 		y = fy(fr, ns_ms(v));
 		line_pt(&l, fx(fr, sp_x(cum, n)), y);
