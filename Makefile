@@ -58,6 +58,7 @@ build/version.txt: FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 build/src/version.o: build/version.txt
 build/src/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+.PHONY: FORCE
 FORCE:
 
 # the built-in workload is embedded with .incbin
