@@ -76,4 +76,9 @@ for o in -t --warmup -c -D -B -R -s -S -F -x --no-resolve --stat-check \
 done
 expect_rc 0 "$DBNG" --version >"$TMP/ver"
 grep -q "^dbench-ng " "$TMP/ver" || fail "--version prints '$(cat "$TMP/ver")'"
+# the version is the tree's, not that of an earlier build
+if want=$(git -C "$ROOT" describe --tags --always --dirty 2>/dev/null); then
+	[ "$(cat "$TMP/ver")" = "dbench-ng $want" ] ||
+		fail "--version says '$(cat "$TMP/ver")', the tree is $want"
+fi
 echo "all usage checks passed"
