@@ -2,6 +2,21 @@
 # Helpers shared by the benchmark scripts: source it.  Uses the caller's
 # variable "job" (the pgid of the run in flight, for the exit traps).
 
+# stop_job: stop the run in flight ($job, a process group), TERM first,
+# KILL after 10 s; used by the exit traps.
+stop_job() {
+	if [ -n "$job" ] && kill -0 -- "-$job" 2>/dev/null; then
+		kill -TERM -- "-$job" 2>/dev/null
+		for _ in $(seq 100); do
+			kill -0 -- "-$job" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$job" 2>/dev/null
+		wait "$job" 2>/dev/null
+	fi
+	job=
+}
+
 # run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT; "real user sys"
 # seconds of its whole process tree (bash's time keyword: RUSAGE_CHILDREN,
 # every process here is reaped by its parent) to TIMEFILE.  Runs as a

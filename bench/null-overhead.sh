@@ -36,6 +36,7 @@
 # Run: bench/null-overhead.sh   (about NULL_ROUNDS * (NULL_SECS + 4) s)
 
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -67,16 +68,7 @@ work=
 
 cleanup() {
 	set +e
-	if [ -n "$job" ] && kill -0 -- "-$job" 2>/dev/null; then
-		kill -TERM -- "-$job" 2>/dev/null
-		for _ in $(seq 50); do
-			kill -0 -- "-$job" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$job" 2>/dev/null
-		wait "$job" 2>/dev/null
-	fi
-	job=
+	stop_job
 	[ -n "$work" ] && rm -rf "$work"
 	work=
 }
@@ -84,7 +76,6 @@ trap cleanup EXIT
 trap 'echo "null-overhead.sh: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
-. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$RESULTS_DIR"
 work=$(mktemp -d /tmp/dbng-null.XXXXXX)

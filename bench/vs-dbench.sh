@@ -61,6 +61,7 @@
 # back to a directory in /dev/shm.  Either is removed on every exit path.
 
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -114,16 +115,7 @@ mounted=0
 
 cleanup() {
 	set +e
-	if [ -n "$job" ] && kill -0 -- "-$job" 2>/dev/null; then
-		kill -TERM -- "-$job" 2>/dev/null
-		for _ in $(seq 100); do
-			kill -0 -- "-$job" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$job" 2>/dev/null
-		wait "$job" 2>/dev/null
-	fi
-	job=
+	stop_job
 	if [ "$mounted" = 1 ]; then
 		if ! umount "$mnt" 2>/dev/null; then
 			sleep 1
@@ -167,7 +159,6 @@ fi
 
 # ------------------------------------------------------------- helpers
 
-. "$(dirname "$0")/lib.sh"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 

@@ -31,7 +31,7 @@ bmnt=$work/btrfs
 dev=
 job=
 cleanup() {
-	[ -n "$job" ] && kill -TERM -- "-$job" 2>/dev/null && wait "$job" 2>/dev/null
+	stop_job
 	mountpoint -q "$bmnt" 2>/dev/null && umount "$bmnt"
 	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
