@@ -11,9 +11,11 @@ pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
-	# browser that renders the HTML report, FUSE for faultfs
+	# browser that renders the HTML report, FUSE for faultfs, clang and
+	# its libFuzzer runtime for the fuzz targets
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
-	      util-linux procps strace chromium libfuse3-dev fuse3"
+	      util-linux procps strace chromium libfuse3-dev fuse3 \
+	      clang libclang-rt-14-dev"
 fi
 
 missing=""

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A short fuzzing pass (libFuzzer with ASan and UBSan): the loadfile
+# parser, the option parser, and the readers of stored results (JSON and
+# dbench text logs) get random and mutated inputs from the seed corpus
+# for FUZZ_SECS seconds each (default 20); any crash, leak, sanitizer
+# report or hang fails the test and names the input.  Longer runs by
+# hand: see tests/fuzz/README.md.
+. "$(dirname "$0")/../lib.sh"
+
+command -v clang >/dev/null || skip "clang not installed (apt-get install clang)"
+SECS=${FUZZ_SECS:-20}
+SRC=$ROOT/src
+FLAGS="-std=gnu11 -g -O1 -D_GNU_SOURCE -I$SRC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+
+# build NAME SOURCES...: the fuzzer binary $TMP/NAME
+build() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2086
+	clang $FLAGS -o "$TMP/$name" "$ROOT/tests/fuzz/$name.c" "$@" \
+		$(pkg-config --libs zlib jansson) -lm 2>"$TMP/$name.build" ||
+		{ grep -q "fuzzer" "$TMP/$name.build" &&
+			skip "clang has no libFuzzer runtime (apt-get install libclang-rt-14-dev)"
+		  fail "cannot build $name: $(head -5 "$TMP/$name.build")"; }
+}
+
+# fuzz NAME [-FLAG...] SEED_DIRS...: run it; a crash leaves crash-* in
+# $TMP.  New inputs go to the first directory given, a private one: the
+# seed directories of the tree are only read.
+fuzz() {
+	local name=$1 corpus=$TMP/corpus-$1 flags=()
+	shift
+	while [ "${1:0:1}" = - ]; do
+		flags+=("$1")
+		shift
+	done
+	mkdir -p "$corpus"
+	(cd "$TMP" && ASAN_OPTIONS=detect_leaks=1 "./$name" -max_total_time="$SECS" \
+		-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+		"${flags[@]}" "$corpus" "$@" >"$TMP/$name.log" 2>&1)
+	rc=$?
+	if [ $rc != 0 ]; then
+		tail -30 "$TMP/$name.log"
+		for c in "$TMP"/crash-* "$TMP"/leak-* "$TMP"/timeout-*; do
+			[ -e "$c" ] && { echo "input: $c"; od -c "$c" | head -20; }
+		done
+		fail "$name found a problem (exit $rc)"
+	fi
+	echo "ok: $name: $(grep -m1 'stat::number_of_executed_units' "$TMP/$name.log" | awk '{print $2}') inputs in ${SECS}s, corpus $(ls "$corpus" | wc -l) files"
+}
+
+build fuzz_loadfile "$SRC/loadfile.c" "$SRC/ops.c" "$SRC/sha256.c"
+build fuzz_options "$SRC/options.c" "$SRC/version.c"
+build fuzz_json "$SRC/result_json.c" "$SRC/result.c" "$SRC/dblog.c" \
+	"$SRC/env.c" "$SRC/histogram.c" "$SRC/ops.c" "$SRC/atomic.c"
+
+fuzz fuzz_loadfile "$DATA/loadfiles"
+fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"
+fuzz fuzz_json "$ROOT/tests/fuzz/seeds/json" "$DATA/dblog"
+echo "all fuzz targets ran clean"
