@@ -417,6 +417,7 @@ struct reader {
 	char *err;
 	size_t errlen;
 	int failed;
+	bool seen_op[OP_NR];	/* an op may appear once in "ops" */
 };
 
 static void rerr(struct reader *rd, const char *fmt, ...)
@@ -626,6 +627,11 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 		rerr(rd, "ops[]: 'name' is not an operation");
 		return;
 	}
+	if (rd->seen_op[op]) {
+		rerr(rd, "ops[]: '%s' appears twice", op_info[op].label);
+		return;
+	}
+	rd->seen_op[op] = true;
 	ro = &r->op[op];
 	ro->h.count = get_u64(rd, o, "ops[].", "count");
 	ro->errors = get_u64(rd, o, "ops[].", "errors");

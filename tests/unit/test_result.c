@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "result.h"
 #include "result_json.h"
@@ -206,12 +207,41 @@ static void test_json_errors(void **state)
 	}
 }
 
+/* An op listed twice is refused (the fuzzer found it leaked before). */
+static void test_json_duplicate_op(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512], *text;
+	struct result *a = sample(), *b = NULL;
+	json_t *doc, *ops;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, NULL);
+	unlink(path);
+	assert_non_null(doc);
+	ops = json_object_get(doc, "ops");
+	json_array_append(ops, json_array_get(ops, 0));
+	text = json_dumps(doc, 0);
+	assert_non_null(text);
+	assert_int_equal(result_parse_json("d.json", text, strlen(text), &b,
+					   err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "appears twice"));
+	assert_null(b);
+	free(text);
+	json_decref(doc);
+	result_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_bounded),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_duplicate_op),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
