@@ -15,7 +15,8 @@ ifdef WERROR
 override CFLAGS += -Werror
 endif
 ifdef SAN
-override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
+override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
+		     -fno-sanitize-recover=undefined
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
@@ -45,10 +46,17 @@ deps:
 deps-check:
 	@scripts/install-deps.sh check
 
-$(PROG): $(OBJ)
-	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(PROG): $(OBJ) build/flags.txt
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)
 
-build/%.o: %.c
+# every object depends on the compiler flags, so switching SAN=1 or
+# WERROR=1 on or off rebuilds instead of mixing instrumented objects
+build/flags.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS) $(LDFLAGS)' > $@
+
+build/%.o: %.c build/flags.txt
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -64,7 +72,7 @@ FORCE:
 # the built-in workload is embedded with .incbin
 build/src/builtin.o: loadfiles/netbench.load
 
-build/tests/unit/%.o: tests/unit/%.c
+build/tests/unit/%.o: tests/unit/%.c build/flags.txt
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
 		-c -o $@ $<
