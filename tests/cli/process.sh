@@ -13,6 +13,9 @@ LF=$DATA/loadfiles/smoke.load
 # (its pgid is its pid);
 # sets PID and waits for the release of the clients
 start() {
+	# empty it first: the job's own redirection may come after the grep
+	# below, which would then see the previous run's progress lines
+	: >"$TMP/out"
 	set -m		# job control: the run gets its own process group
 	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
