@@ -114,6 +114,26 @@ struct parser {
 	uint32_t cap_ops, cap_dirs, cap_paths, cap_fnums, cap_status;
 	bool *needs_inval; /* per path: used by Rename or Rmdir */
 	uint32_t cap_needs;
+	struct hstate *hstate; /* per handle slot, see check_handle() */
+	uint32_t cap_hstate;
+};
+
+/*
+ * What the lines so far do to a handle in a client's first pass, which
+ * starts with every handle closed.  A client can only have it open when an
+ * NTCreateX that may succeed came after the last Close: any other use
+ * fails in the first pass, whatever happens at run time.
+ */
+enum hkind {
+	H_NEVER,    /* no NTCreateX of it yet */
+	H_FAILOPEN, /* only NTCreateX that expect failure (register nothing) */
+	H_OPEN,	    /* an NTCreateX that may succeed, no Close since */
+	H_CLOSED,   /* closed at .line */
+};
+
+struct hstate {
+	uint8_t kind;  /* enum hkind */
+	uint32_t line; /* line of the event kind refers to */
 };
 
 static int perr(struct parser *ps, const char *fmt, ...)
@@ -168,6 +188,15 @@ static int64_t intern_str(struct imap *m, char ***tab, uint32_t *n,
 
 /* ------------------------------ paths ---------------------------------- */
 
+/* @tok for a message: at most 64 bytes of it, "..." marking a cut. */
+static const char *shorten(const char *tok, char *buf, size_t len)
+{
+	if (strlen(tok) < 68)
+		return tok;
+	snprintf(buf, len, "%.64s...", tok);
+	return buf;
+}
+
 /*
  * Turn a loadfile path ("/clients/client1/dir/file" after the backslash
  * rewrite) into a path index.  Only paths below /clients are accepted; '.'
@@ -177,7 +206,7 @@ static int64_t intern_str(struct imap *m, char ***tab, uint32_t *n,
 static int64_t intern_path(struct parser *ps, const char *tok)
 {
 	struct program *p = ps->p;
-	char full[MAX_PATH_LEN + 1], dir[MAX_PATH_LEN + 1];
+	char full[MAX_PATH_LEN + 1], dir[MAX_PATH_LEN + 1], sh[72];
 	const char *s = tok, *comp;
 	size_t flen = 0, clen, last = 0;
 	int ncomp = 0;
@@ -186,7 +215,8 @@ static int64_t intern_path(struct parser *ps, const char *tok)
 	uint32_t j;
 
 	if (*s != '/')
-		return perr(ps, "path '%s' must start with a backslash", tok);
+		return perr(ps, "path '%s' must start with a backslash",
+			    shorten(tok, sh, sizeof(sh)));
 	while (*s) {
 		while (*s == '/')
 			s++;
@@ -199,22 +229,27 @@ static int64_t intern_path(struct parser *ps, const char *tok)
 		if (clen == 1 && comp[0] == '.')
 			continue;
 		if (clen == 2 && comp[0] == '.' && comp[1] == '.')
-			return perr(ps, "path '%s': '..' is not allowed", tok);
+			return perr(ps, "path '%s': '..' is not allowed",
+				    shorten(tok, sh, sizeof(sh)));
 		if (clen > MAX_NAME_LEN)
 			return perr(ps,
 				    "path '%s': a component is longer "
-				    "than %d bytes",
-				    tok, MAX_NAME_LEN);
+				    "than %d bytes (%zu)",
+				    shorten(tok, sh, sizeof(sh)), MAX_NAME_LEN,
+				    clen);
 		if (ncomp++ == 0) {
 			if (clen != 7 || memcmp(comp, "clients", 7))
 				return perr(ps,
 					    "path '%s' is outside "
 					    "\\clients",
-					    tok);
+					    shorten(tok, sh, sizeof(sh)));
 			continue;
 		}
 		if (flen + clen + 1 > MAX_PATH_LEN)
-			return perr(ps, "path '%s' is too long", tok);
+			return perr(ps,
+				    "path '%s' is too long (more than %d "
+				    "bytes below \\clients)",
+				    shorten(tok, sh, sizeof(sh)), MAX_PATH_LEN);
 		if (flen)
 			full[flen++] = '/';
 		last = flen;
@@ -222,7 +257,8 @@ static int64_t intern_path(struct parser *ps, const char *tok)
 		flen += clen;
 	}
 	if (!ncomp)
-		return perr(ps, "path '%s' is outside \\clients", tok);
+		return perr(ps, "path '%s' is outside \\clients",
+			    shorten(tok, sh, sizeof(sh)));
 	if (!flen)
 		full[flen++] = '.';
 	full[flen] = 0;
@@ -291,9 +327,12 @@ static int64_t intern_fnum(struct parser *ps, int32_t fnum)
 		j = (j + 1) & (m->cap - 1);
 	}
 	if (grow((void **)&p->fnums, p->nhandles, &ps->cap_fnums,
-		 sizeof(*p->fnums)))
+		 sizeof(*p->fnums)) ||
+	    grow((void **)&ps->hstate, p->nhandles, &ps->cap_hstate,
+		 sizeof(*ps->hstate)))
 		return oom(ps);
 	p->fnums[p->nhandles] = fnum;
+	ps->hstate[p->nhandles] = (struct hstate){H_NEVER, 0};
 	m->hash[j] = h;
 	m->idx[j] = p->nhandles;
 	m->n++;
@@ -335,22 +374,26 @@ static int build_inval(struct parser *ps)
 static int parse_int(struct parser *ps, const char *tok, const char *what,
 		     int64_t min, int64_t max, int64_t *out)
 {
-	char *end;
+	char *end, sh[72];
 	long long v;
 
 	errno = 0;
 	v = strtoll(tok, &end, 0);
 	if (end == tok || *end)
-		return perr(ps, "%s '%s' is not a number", what, tok);
+		return perr(ps, "%s '%s' is not a number", what,
+			    shorten(tok, sh, sizeof(sh)));
 	if (errno == ERANGE || v < min || v > max)
-		return perr(ps, "%s %s is out of range (%lld..%lld)", what, tok,
-			    (long long)min, (long long)max);
+		return perr(ps, "%s %s is out of range (%lld..%lld)", what,
+			    shorten(tok, sh, sizeof(sh)), (long long)min,
+			    (long long)max);
 	*out = v;
 	return 0;
 }
 
 static int parse_status(struct parser *ps, const char *tok, uint8_t *expect)
 {
+	char sh[72];
+
 	if (!strcmp(tok, "NT_STATUS_OK") || !strcmp(tok, "SUCCESS")) {
 		*expect = LF_EXPECT_OK;
 	} else if (!strncmp(tok, "NT_STATUS_", 10) || !strcmp(tok, "ERROR")) {
@@ -374,7 +417,7 @@ bad:
 	return perr(ps,
 		    "bad status '%s' (expected NT_STATUS_..., 0x..., "
 		    "SUCCESS, ERROR or *)",
-		    tok);
+		    shorten(tok, sh, sizeof(sh)));
 }
 
 /* Split @line in place into tokens: spaces and tabs separate, double
@@ -411,10 +454,121 @@ static int tokenize(struct parser *ps, char *line, char **tok)
 	return n;
 }
 
+/*
+ * Length of the UTF-8 sequence at @s (at most @n bytes), 0 if it is not
+ * valid: overlong forms, surrogates and values over U+10FFFF are not.
+ */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * An operation line may hold printable text only: no control character
+ * but the tab (a name with an escape sequence would reach the terminal
+ * in messages) and valid UTF-8 (names go into the JSON and HTML
+ * results, which are UTF-8).  Comment lines are not checked.
+ */
+static int check_text(struct parser *ps, const char *line)
+{
+	const unsigned char *s = (const unsigned char *)line;
+	size_t n = strlen(line), i = 0, k;
+
+	while (i < n) {
+		if (s[i] == '\r')
+			return perr(ps,
+				    "carriage return at column %zu (only "
+				    "one just before the line end is "
+				    "allowed)",
+				    i + 1);
+		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+			return perr(ps,
+				    "control character 0x%02x at column %zu",
+				    s[i], i + 1);
+		k = utf8_len(s + i, n - i);
+		if (!k)
+			return perr(ps,
+				    "invalid UTF-8 (byte 0x%02x at column "
+				    "%zu)",
+				    s[i], i + 1);
+		/* U+0080..U+009F: the C1 control characters */
+		if (k == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0)
+			return perr(ps,
+				    "control character U+%04X at column %zu",
+				    s[i + 1], i + 1);
+		i += k;
+	}
+	return 0;
+}
+
+/*
+ * Follow handle use in file order (see struct hstate): a use that must
+ * fail in every client's first pass is refused now, before anything runs.
+ */
+static int check_handle(struct parser *ps, const struct lf_op *op,
+			const char *kw)
+{
+	struct hstate *h = &ps->hstate[op->handle];
+	int32_t fnum = ps->p->fnums[op->handle];
+
+	if (op->type == OP_NTCREATEX) {
+		if (op->expect != LF_EXPECT_FAIL)
+			*h = (struct hstate){H_OPEN, ps->line};
+		else if (h->kind == H_NEVER)
+			*h = (struct hstate){H_FAILOPEN, ps->line};
+		return 0;
+	}
+	switch (h->kind) {
+	case H_NEVER:
+		return perr(ps,
+			    "%s: handle %d is used before it is opened (no "
+			    "NTCreateX of it on an earlier line)",
+			    kw, fnum);
+	case H_FAILOPEN:
+		return perr(ps,
+			    "%s: handle %d is never opened: its NTCreateX at "
+			    "line %u expects failure",
+			    kw, fnum, h->line);
+	case H_CLOSED:
+		return perr(ps,
+			    "%s: handle %d was closed at line %u and not "
+			    "opened again",
+			    kw, fnum, h->line);
+	default:
+		break;
+	}
+	if (op->type == OP_CLOSE)
+		*h = (struct hstate){H_CLOSED, ps->line};
+	return 0;
+}
+
 static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 {
 	struct program *p = ps->p;
-	char *tok[MAX_TOKENS];
+	char *tok[MAX_TOKENS], sh[72];
 	const char *shape;
 	struct lf_op *op;
 	int n, t, first = 0, nargs, ni = 0, type;
@@ -425,6 +579,8 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 			return 0;
 	if (line[0] == '#')
 		return 0;
+	if (check_text(ps, line))
+		return -1;
 	for (char *c = line; *c; c++) {
 		if (*c == '\\')
 			*c = '/';
@@ -438,7 +594,7 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 		return perr(ps,
 			    "this is a dbench 1 loadfile ('%s'); dbench 4 "
 			    "loadfiles are needed",
-			    tok[0]);
+			    shorten(tok[0], sh, sizeof(sh)));
 	if (grow((void **)&p->ops, p->nops, &ps->cap_ops, sizeof(*p->ops)))
 		return oom(ps);
 	op = &p->ops[p->nops];
@@ -447,23 +603,31 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 	op->line = ps->line;
 	op->line_delta = ps->line - prev_line;
 
-	if (isdigit((unsigned char)tok[0][0])) {
+	if (isdigit((unsigned char)tok[0][0]) ||
+	    (strchr("+-.", tok[0][0]) && isdigit((unsigned char)tok[0][1]))) {
 		char *end;
 		double ts = strtod(tok[0], &end);
 
-		if (*end || !isfinite(ts) || ts < 0 || ts > 1e7)
-			return perr(ps, "bad timestamp '%s'", tok[0]);
+		if (*end || !isdigit((unsigned char)tok[0][0]) ||
+		    !isfinite(ts) || ts < 0 || ts > 1e7)
+			return perr(ps,
+				    "bad timestamp '%s' (seconds, a number "
+				    "from 0 to 10000000)",
+				    shorten(tok[0], sh, sizeof(sh)));
 		op->ts_ns = (uint64_t)llround(ts * 1e9);
 		p->has_timestamps = 1;
 		first = 1;
 	}
 	if (n == first)
-		return perr(ps, "timestamp '%s' without an operation", tok[0]);
+		return perr(ps, "timestamp '%s' without an operation",
+			    shorten(tok[0], sh, sizeof(sh)));
 	if (n - first < 2)
-		return perr(ps, "'%s' has no status field", tok[first]);
+		return perr(ps, "'%s' has no status field",
+			    shorten(tok[first], sh, sizeof(sh)));
 	type = op_lookup(tok[first]);
 	if (type < 0)
-		return perr(ps, "unknown operation '%s'", tok[first]);
+		return perr(ps, "unknown operation '%s'",
+			    shorten(tok[first], sh, sizeof(sh)));
 	op->type = (uint8_t)type;
 	shape = op_info[type].args;
 	nargs = n - first - 2;
@@ -548,6 +712,8 @@ static int parse_line(struct parser *ps, char *line, uint32_t prev_line)
 	default:
 		break;
 	}
+	if (op->handle != LF_NONE && check_handle(ps, op, tok[first]))
+		return -1;
 	p->op_count[type]++;
 	p->nops++;
 	return 0;
@@ -574,6 +740,7 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 		goto out;
 	}
 	while (s < end) {
+		const char *nul;
 		size_t ll;
 
 		if (ps.line == UINT32_MAX - 1) {
@@ -586,11 +753,13 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 		if (ll && s[ll - 1] == '\r')
 			ll--; /* CRLF files work as LF files */
 		if (ll > LF_MAX_LINE) {
-			perr(&ps, "line longer than %d bytes", LF_MAX_LINE);
+			perr(&ps, "line longer than %d bytes (%zu)",
+			     LF_MAX_LINE, ll);
 			goto out;
 		}
-		if (memchr(s, 0, ll)) {
-			perr(&ps, "NUL byte in line");
+		if ((nul = memchr(s, 0, ll))) {
+			perr(&ps, "NUL byte in line (column %zu)",
+			     (size_t)(nul - s) + 1);
 			goto out;
 		}
 		memcpy(line, s, ll);
@@ -620,7 +789,39 @@ out:
 	imap_free(&ps.fnummap);
 	imap_free(&ps.statmap);
 	free(ps.needs_inval);
+	free(ps.hstate);
 	return rc;
+}
+
+/* Did reading @gz stop on an error (a corrupt or truncated gzip file)? */
+static bool gz_failed(gzFile gz)
+{
+	int zerr;
+
+	gzerror(gz, &zerr);
+	return zerr != Z_OK && zerr != Z_STREAM_END;
+}
+
+/* "PATH: cannot read loadfile: REASON" for a failed gzread of @gz. */
+static void gz_error(gzFile gz, const char *path, char *err, size_t errlen)
+{
+	int zerr;
+	const char *msg = gzerror(gz, &zerr), *hint = "";
+	size_t pl = strlen(path);
+
+	if (zerr == Z_ERRNO) {
+		msg = strerror(errno);
+	} else {
+		/* zlib's message starts with the path */
+		if (!strncmp(msg, path, pl) && msg[pl] == ':')
+			msg += pl + 2;
+		if (zerr == Z_BUF_ERROR)
+			hint = " (truncated gzip file?)";
+		else if (zerr == Z_DATA_ERROR)
+			hint = " (corrupt gzip file)";
+	}
+	snprintf(err, errlen, "%s: cannot read loadfile: %s%s", path, msg,
+		 hint);
 }
 
 int lf_parse_file(const char *path, struct program **out, char *err,
@@ -659,32 +860,12 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 			buf = nb;
 		}
 		n = gzread(gz, buf + len, (unsigned int)(cap - len));
-		if (n < 0) {
-			int zerr;
-			const char *msg = gzerror(gz, &zerr);
-
-			snprintf(err, errlen, "%s: cannot read loadfile: %s",
-				 path, zerr == Z_ERRNO ? strerror(errno) : msg);
+		if (n < 0 || (n == 0 && gz_failed(gz))) {
+			gz_error(gz, path, err, errlen);
 			goto fail;
 		}
-		if (n == 0) {
-			int zerr;
-			const char *msg = gzerror(gz, &zerr);
-
-			/* a truncated or corrupt gzip file ends early */
-			if (zerr != Z_OK && zerr != Z_STREAM_END) {
-				size_t pl = strlen(path);
-
-				/* zlib's message starts with the path */
-				if (!strncmp(msg, path, pl) && msg[pl] == ':')
-					msg += pl + 2;
-				snprintf(err, errlen, "%s: cannot read "
-					 "loadfile: %s (truncated gzip file?)",
-					 path, msg);
-				goto fail;
-			}
+		if (n == 0)
 			break;
-		}
 		len += (size_t)n;
 	}
 	gzclose(gz);

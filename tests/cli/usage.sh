@@ -46,11 +46,11 @@ bad_usage "$TMP/none.load: cannot open loadfile: No such file" \
 	-D "$D" -c "$TMP/none.load" 2
 
 # a malformed loadfile: file:line, before any client starts
-printf 'Close 1 NT_STATUS_OK\n# fine\nFrobnicate "\\clients\\x" NT_STATUS_OK\n' \
+printf 'Qfsinfo 1 NT_STATUS_OK\n# fine\nFrobnicate "\\clients\\x" NT_STATUS_OK\n' \
 	>"$TMP/bad.load"
 bad_usage "bad.load:3: unknown operation 'Frobnicate'" -D "$D" \
 	-c "$TMP/bad.load" 2
-printf 'Close 1 NT_STATUS_OK\nUnlink "\\clients\\client1\\x" NT_STATUS_OK\n' \
+printf 'Qfsinfo 1 NT_STATUS_OK\nUnlink "\\clients\\client1\\x" NT_STATUS_OK\n' \
 	>"$TMP/bad2.load"
 bad_usage "bad2.load:2: Unlink takes 2 arguments and a status, found 1" \
 	-D "$D" -c "$TMP/bad2.load" 2

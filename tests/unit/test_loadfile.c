@@ -68,7 +68,7 @@ static const char good[] =
 	"NTCreateX \"\\clients\\client1\\a\\b.doc\" 0x40 2 16385 "
 	"NT_STATUS_OK\n"						/* 5 */
 	"   # indented comment\n"					/* 6 */
-	"0.500 Close 16385 NT_STATUS_OK\n"				/* 7 */
+	"0.500 NTCreateX \"\\clients\\client1\\a\\d.doc\" 0 1 7 *\n"	/* 7 */
 	"Rename \"\\clients\\client1\\a\\b.doc\" "
 	"\"\\clients\\client1\\a\\c.doc\" 0x00000000\n"			/* 8 */
 	"Unlink \"\\clients\\client1\\a\\c.doc\" 0x6 0xc0000034\n"	/* 9 */
@@ -125,7 +125,8 @@ static const struct want_op good_ops[] = {
 	R(MKDIR, 4, OK, .path = { "." }),
 	R(NTCREATEX, 5, OK, .path = { BDOC }, .fnum = 16385,
 	  .arg = { 0x40, 2 }),
-	R(CLOSE, 7, OK, .fnum = 16385, .ts_ns = 500000000),
+	R(NTCREATEX, 7, ANY, .path = { "client1/a/d.doc" }, .fnum = 7,
+	  .arg = { 0, 1 }, .ts_ns = 500000000),
 	R(RENAME, 8, OK, .path = { BDOC, "client1/a/c.doc" }),
 	R(UNLINK, 9, FAIL, .path = { "client1/a/c.doc" }, .arg = { 6 }),
 	R(RMDIR, 10, OK, .path = { "client1/a" }),
@@ -226,9 +227,9 @@ static const char paths_lf[] =
 	"Qpathinfo \"\\clients\\\\client1\\.\\a\\\\b.doc\" 1 NT_STATUS_OK\n"
 	"Mkdir \"\\clients\\client1\\a\\\" NT_STATUS_OK\n"
 	"Close 100 NT_STATUS_OK\n"
-	"Close -5 NT_STATUS_OK\n"
-	"Flush 0x7fffffff NT_STATUS_OK\n"
-	"Close 100 NT_STATUS_OK\n";
+	"NTCreateX \"\\clients\\client1\\a\\b.doc\" 0 1 -5 *\n"
+	"NTCreateX \"\\clients\" 1 1 0x7fffffff *\n"
+	"NTCreateX \"\\clients\\client1\" 1 1 100 *\n";
 
 static void test_paths_and_handles(void **state)
 {
@@ -354,7 +355,7 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "Close 1 NT_STATUS_OK\nFrobnicate 1 NT_STATUS_OK\n", 2,
+	{ "Qfsinfo 1 NT_STATUS_OK\nFrobnicate 1 NT_STATUS_OK\n", 2,
 	  "unknown operation 'Frobnicate'" },
 	{ "# c\nClose NT_STATUS_OK\n", 2, "takes 1 argument" },
 	{ "WriteX 1 0 10 10 10 NT_STATUS_OK\n", 1, "takes 4 arguments" },
@@ -422,8 +423,8 @@ static void test_bad_lines(void **state)
 
 static void test_nul_long_line_long_name(void **state)
 {
-	static const char nul[] = "Close 1 NT_STATUS_OK\n"
-				  "Close 1\0 NT_STATUS_OK\n";
+	static const char nul[] = "Qfsinfo 1 NT_STATUS_OK\n"
+				  "Qfsinfo 1\0 NT_STATUS_OK\n";
 	static const char head[] = "Mkdir \"\\clients\\client1\\";
 	static const char tail[] = "\" NT_STATUS_OK\n";
 	static char buf[LF_MAX_LINE + 64];
@@ -431,10 +432,10 @@ static void test_nul_long_line_long_name(void **state)
 	size_t n;
 
 	(void)state;
-	expect_error(nul, sizeof(nul) - 1, 2, "NUL");
+	expect_error(nul, sizeof(nul) - 1, 2, "NUL byte in line (column 10)");
 
 	/* a line of exactly LF_MAX_LINE bytes (plus CR) is accepted */
-	n = (size_t)sprintf(buf, "Close 1 NT_STATUS_OK");
+	n = (size_t)sprintf(buf, "Qfsinfo 1 NT_STATUS_OK");
 	memset(buf + n, ' ', LF_MAX_LINE - n);
 	memcpy(buf + LF_MAX_LINE, "\r\n", 2);
 	p = parse_ok(buf, LF_MAX_LINE + 2);
@@ -464,12 +465,179 @@ static void test_nul_long_line_long_name(void **state)
  */
 static void test_timestamp_only_line(void **state)
 {
-	static const char text[] = "Close 1 NT_STATUS_OK\n0.5\n";
+	static const char text[] = "Qfsinfo 1 NT_STATUS_OK\n0.5\n";
 
 	(void)state;
 	expect_error(text, sizeof(text) - 1, 2, "");
 	if (strstr(err, "'1'") || strstr(err, "NT_STATUS_OK"))
 		fail_msg("message quotes a stale token: %s", err);
+}
+
+/*
+ * Handles are followed in file order: a use that must fail in the first
+ * pass (never opened, opened only by an NTCreateX expecting failure,
+ * closed and not reopened) is refused with the line of the event.
+ */
+#define OPEN_H(fnum, st) \
+	"NTCreateX \"\\clients\\client1\\f\" 0 5 " #fnum " " st "\n"
+
+static void test_handle_order(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "Qfsinfo 1 NT_STATUS_OK\nClose 7 NT_STATUS_OK\n", 2,
+		  "Close: handle 7 is used before it is opened" },
+		{ "ReadX 3 0 1 1 NT_STATUS_OK\n" OPEN_H(3, "NT_STATUS_OK"), 1,
+		  "ReadX: handle 3 is used before it is opened" },
+		{ OPEN_H(4, "NT_STATUS_OBJECT_NAME_NOT_FOUND")
+		  "Flush 4 NT_STATUS_OK\n", 2,
+		  "Flush: handle 4 is never opened: its NTCreateX at line 1 "
+		  "expects failure" },
+		{ OPEN_H(1, "NT_STATUS_OK") "Close 1 NT_STATUS_OK\n"
+		  "# again\nClose 1 NT_STATUS_OK\n", 4,
+		  "Close: handle 1 was closed at line 2 and not opened again" },
+		{ OPEN_H(1, "*") "Close 1 NT_STATUS_OK\n"
+		  OPEN_H(1, "ERROR") "WriteX 1 0 1 1 NT_STATUS_OK\n", 4,
+		  "WriteX: handle 1 was closed at line 2" },
+		{ OPEN_H(0, "NT_STATUS_OK") "Close -0 NT_STATUS_OK\n"
+		  "Qfileinfo 0x0 1 NT_STATUS_OK\n", 3,
+		  "Qfileinfo: handle 0 was closed at line 2" },
+	};
+	static const char good_h[] =
+		OPEN_H(1, "NT_STATUS_OK")	/* 1 */
+		OPEN_H(1, "*")			/* 2: reopen while open */
+		"LockX 1 0 1 NT_STATUS_OK\n"	/* 3 */
+		"Close 1 NT_STATUS_OK\n"	/* 4 */
+		OPEN_H(1, "NT_STATUS_OK")	/* 5: open again */
+		"Sfileinfo 1 1004 *\n"		/* 6 */
+		"Close 1 *\n"			/* 7 */
+		/* an open that may fail at run time is not refused */
+		OPEN_H(2, "NT_STATUS_OK")	/* 8 */
+		"Close 2 *\n";			/* 9 */
+	struct program *p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		expect_error(cases[i].text, strlen(cases[i].text),
+			     cases[i].line, cases[i].why);
+	p = parse_ok(good_h, sizeof(good_h) - 1);
+	assert_int_equal(p->nops, 9);
+	assert_int_equal(p->nhandles, 2);
+	lf_free(p);
+}
+
+/*
+ * Operation lines hold printable UTF-8 only; comments may hold anything
+ * but NUL.  Messages give the column and never echo the bad byte.
+ */
+static void test_text(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "Mkdir \"\\clients\\a\x1b[2Jb\" *\n", 1,
+		  "control character 0x1b at column 18" },
+		{ "Qfsinfo 1 *\nMkdir \"\\clients\\a\x01\" *\n", 2,
+		  "control character 0x01 at column 18" },
+		{ "Mkdir \"\\clients\\a\x7f\" *\n", 1, "control character 0x7f" },
+		{ "Mkdir \"\\clients\\a\vb\" *\n", 1, "control character 0x0b" },
+		{ "Mkdir \"\\clients\\a\fb\" *\n", 1, "control character 0x0c" },
+		{ "Qfsinfo 1 *\rQfsinfo 2 *\n", 1,
+		  "carriage return at column 12" },
+		{ "Qfsinfo 1 *\r\r\n", 1, "carriage return at column 12" },
+		{ "Mkdir \"\\clients\\a\xff\" *\n", 1,
+		  "invalid UTF-8 (byte 0xff at column 18)" },
+		{ "Mkdir \"\\clients\\\xc0\xaf\" *\n", 1, "invalid UTF-8" },
+		{ "Mkdir \"\\clients\\\xe0\x80\xaf\" *\n", 1, "invalid UTF-8" },
+		{ "Mkdir \"\\clients\\\xed\xa0\x80\" *\n", 1, "invalid UTF-8" },
+		{ "Mkdir \"\\clients\\\xf4\x90\x80\x80\" *\n", 1,
+		  "invalid UTF-8" },
+		{ "Mkdir \"\\clients\\\xe9t\xe9\" *\n", 1,
+		  "invalid UTF-8 (byte 0xe9 at column 17)" },
+		{ "Mkdir \"\\clients\\x\" \xe2\x82", 1, "invalid UTF-8" },
+		{ "Mkdir \"\\clients\\\xc2\x9b" "2J\" *\n", 1,
+		  "control character U+009B at column 17" },
+		{ "-1 Close 1 NT_STATUS_OK\n", 1, "bad timestamp '-1'" },
+		{ "+1 Qfsinfo 1 NT_STATUS_OK\n", 1, "bad timestamp '+1'" },
+		{ ".5 Qfsinfo 1 NT_STATUS_OK\n", 1, "bad timestamp '.5'" },
+		{ "10000001 Qfsinfo 1 *\n", 1, "from 0 to 10000000" },
+	};
+	static const char nul_end[] = "Qfsinfo 1 *\n\0";
+	static const char good_t[] =
+		"# comments may hold \x1b[1m, \xff and \r in the middle\n"
+		"Mkdir \"\\clients\\caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac "
+		"\xf0\x9f\x98\x80\"\t*\r\n"
+		"0x10 Qfsinfo 1 *\n"
+		"1e3 Qfsinfo 1 *";
+	struct program *p;
+
+	(void)state;
+	/* a NUL byte at the end of the file is a line of its own */
+	expect_error(nul_end, sizeof(nul_end) - 1, 2,
+		     "NUL byte in line (column 1)");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		expect_error(cases[i].text, strlen(cases[i].text),
+			     cases[i].line, cases[i].why);
+		/* the bad byte itself is not in the message */
+		for (const char *c = err; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				fail_msg("message has byte 0x%02x: %s",
+					 (unsigned char)*c, err);
+	}
+	p = parse_ok(good_t, sizeof(good_t) - 1);
+	assert_int_equal(p->nops, 3);
+	assert_string_equal(p->paths[p->ops[0].path[0]].full,
+			    "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac "
+			    "\xf0\x9f\x98\x80");
+	assert_int_equal(p->ops[1].ts_ns, 16000000000ULL);
+	assert_int_equal(p->ops[2].ts_ns, 1000000000000ULL);
+	lf_free(p);
+}
+
+/* Long tokens are cut in messages, so one line stays readable. */
+static void test_long_messages(void **state)
+{
+	static char buf[LF_MAX_LINE + 64];
+	size_t n;
+
+	(void)state;
+	n = (size_t)sprintf(buf, "Mkdir \"\\clients\\");
+	for (int i = 0; i < 30; i++)
+		n += (size_t)sprintf(buf + n, "%s\\", i == 10 ? "..": "dir");
+	sprintf(buf + n, "x\" *\n");
+	expect_error(buf, strlen(buf), 1, "'..' is not allowed");
+	assert_non_null(strstr(err, "..."));
+	assert_true(strlen(err) < 160);
+
+	n = (size_t)sprintf(buf, "Mkdir \"\\clients\\");
+	for (int i = 0; i < 120; i++)
+		n += (size_t)sprintf(buf + n, "component\\");
+	sprintf(buf + n, "x\" *\n");
+	expect_error(buf, strlen(buf), 1, "is too long (more than 1024");
+	assert_true(strlen(err) < 160);
+
+	memset(buf, 'x', LF_MAX_LINE + 1);
+	memcpy(buf + LF_MAX_LINE + 1, "\n", 2);
+	expect_error(buf, LF_MAX_LINE + 2, 1,
+		     "line longer than 4096 bytes (4097)");
+
+	/* a long keyword, status, number or timestamp is cut too */
+	memset(buf, 'x', 4000);
+	strcpy(buf + 4000, " 1 *\n");
+	expect_error(buf, strlen(buf), 1, "unknown operation 'xxx");
+	assert_true(strlen(err) < 160);
+	memcpy(buf, "Qfsinfo ", 8);
+	expect_error(buf, strlen(buf), 1, "takes 1 argument");
+	strcpy(buf + 8, "1 ");
+	memset(buf + 10, 'N', 4000);
+	strcpy(buf + 4010, "\n");
+	expect_error(buf, strlen(buf), 1, "bad status 'NNN");
+	assert_true(strlen(err) < 200);
+	memset(buf + 8, '7', 4000);
+	strcpy(buf + 4008, " *\n");
+	expect_error(buf, strlen(buf), 1, "argument 777");
+	assert_true(strlen(err) < 200);
+	memset(buf, '1', 4000);
+	strcpy(buf + 4000, " Qfsinfo 1 *\n");
+	expect_error(buf, strlen(buf), 1, "bad timestamp '111");
+	assert_true(strlen(err) < 200);
 }
 
 /* ------------------------------- files --------------------------------- */
@@ -523,7 +691,7 @@ static void test_parse_file(void **state)
 
 static void test_file_errors(void **state)
 {
-	static const char bad[] = "Close 1 NT_STATUS_OK\nFrob 1 NT_STATUS_OK\n";
+	static const char bad[] = "Qfsinfo 1 NT_STATUS_OK\nFrob 1 NT_STATUS_OK\n";
 	char path[] = "/tmp/dbng-test-loadfile.XXXXXX", want[64];
 	const char *missing = "/tmp/dbng-test-no-such-dir/x.load";
 	struct program *p = NULL;
@@ -553,6 +721,9 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_nul_long_line_long_name),
 		cmocka_unit_test(test_timestamp_only_line),
+		cmocka_unit_test(test_handle_order),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_parse_file),
 		cmocka_unit_test(test_file_errors),
 	};
