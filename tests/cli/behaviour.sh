@@ -87,7 +87,10 @@ grep -q '^2 of 2 processes prepared' "$TMP/out" || fail "launch lines count proc
 note "-R 2: about 2 MB/s per client"
 expect_rc 0 "$DBNG" -t 3 --warmup 0 -R 2 -c "$LF" -D "$D" 1 >"$TMP/out"
 mb=$(tail -1 "$TMP/out" | awk '{print $2}')
-awk -v m="$mb" 'BEGIN {exit !(m > 1.6 && m < 2.4)}' || fail "-R 2 gave $mb MB/sec"
+# the pacing never goes faster than asked and does not catch up on time
+# lost to a busy machine (1.1 MB/s was seen under CPU load); unthrottled
+# it gives hundreds of MB/s
+awk -v m="$mb" 'BEGIN {exit !(m > 1.0 && m < 2.4)}' || fail "-R 2 gave $mb MB/sec"
 
 note "timestamps: a pass of 0.0 .. 0.5 s takes 0.5 s"
 cat >"$TMP/ts.load" <<'X'
@@ -97,7 +100,9 @@ cat >"$TMP/ts.load" <<'X'
 X
 expect_rc 0 "$DBNG" -t 3 --warmup 0 -c "$TMP/ts.load" -D "$D" 1 >"$TMP/out"
 n=$(op_count "$TMP/out" Qfsinfo)
-[ "$n" -ge 14 ] && [ "$n" -le 20 ] || fail "timestamp pacing: $n ops in ~3 s, expected ~18"
+# 18 or 20 here; the margin is for a late end of run on a loaded machine,
+# while a run without pacing does thousands
+[ "$n" -ge 12 ] && [ "$n" -le 24 ] || fail "timestamp pacing: $n ops in ~3 s, expected ~18"
 
 note "--fake-io counts ret_size, does no data I/O"
 expect_rc 0 "$DBNG" -t 2 --warmup 0 --fake-io -c "$LF" -D "$D" 1 >"$TMP/out"

@@ -49,14 +49,18 @@ note "(2) rename delay=300 period=1000"
 ffs_mount --rule 'rename delay=300 period=1000'
 run_ok -t 5 --warmup 0 1
 max=$(op_max "$TMP/out" Rename)
-awk -v m="$max" 'BEGIN { exit !(m >= 300 && m < 330) }' ||
-	fail "Rename MaxLat $max ms, expected 300 to 330"
-awk '/^ Operation/ {t=1; next} t && NF == 4 && $1 != "Rename" && $4 >= 150 {
+# other ops stay far from the injected delay (250 ms: room for a loaded
+# machine, and still catches a delay applied to the wrong op)
+awk '/^ Operation/ {t=1; next} t && NF == 4 && $1 != "Rename" && $4 >= 250 {
 	print $1, $4; bad=1 } END { exit bad }' "$TMP/out" >"$TMP/slow" ||
 	fail "ops other than Rename slow: $(cat "$TMP/slow")"
 ffs_umount
-# <ns> <iso> rename <old->new> delay=300 start|end
-awk '$3 == "rename" && $5 == "delay=300" && $6 == "start" {s[n++] = $1}
+# <ns> <iso> rename <old->new> delay=300 start|end.  Each delay lasts at
+# least 300 ms (a loaded machine may oversleep: < 450); the measured
+# Rename MaxLat is the longest delay as faultfs logged it, plus at most
+# 5 % for the FUSE round trip.
+awk -v max="$max" '
+	$3 == "rename" && $5 == "delay=300" && $6 == "start" {s[n++] = $1}
 	$3 == "rename" && $5 == "delay=300" && $6 == "end" {e[m++] = $1}
 	END {
 		if (n < 4 || n > 6 || m != n) {
@@ -64,19 +68,26 @@ awk '$3 == "rename" && $5 == "delay=300" && $6 == "start" {s[n++] = $1}
 		}
 		for (i = 0; i < n; i++) {
 			d = (e[i] - s[i]) / 1e6
-			if (d < 300 || d >= 330) {
+			if (d > dmax)
+				dmax = d
+			if (d < 300 || d >= 450) {
 				print "delay " i " lasted " d " ms"; exit 1
 			}
 			if (i && ((s[i] - s[i-1]) / 1e9 < 0.8 ||
-				  (s[i] - s[i-1]) / 1e9 > 1.2)) {
+				  (s[i] - s[i-1]) / 1e9 > 1.5)) {
 				print "starts " i-1 " and " i " are " \
 					(s[i] - s[i-1]) / 1e9 " s apart"
 				exit 1
 			}
 		}
-		print n " delays, 1 s apart"
+		if (max < dmax || max >= dmax * 1.05) {
+			printf "Rename MaxLat %s ms, longest delay %.3f ms\n",
+				max, dmax
+			exit 1
+		}
+		printf "%d delays about 1 s apart, the longest %.3f ms\n", n, dmax
 	}' "$LOG" >"$TMP/chk" || fail "injection log: $(cat "$TMP/chk"): $(cat "$LOG")"
-echo "ok: Rename MaxLat $max ms, others < 150 ms, $(cat "$TMP/chk")"
+echo "ok: Rename MaxLat $max ms, others < 250 ms, $(cat "$TMP/chk")"
 
 note "(3) write error=ENOSPC count=1"
 ffs_mount --rule 'write:*/~wr* error=ENOSPC count=1'

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Stall forensics against injected delays: faultfs delays one rename every
-# 3 s by 500 ms.  The run must show Rename MaxLat within 5 % of the delay,
+# 3 s by 500 ms.  The run must show Rename MaxLat within 5 % of the delay
+# (as logged by faultfs),
 # exactly one stall event per injected delay, starting when the
 # injection log says (within 50 ms), each with a kernel stack in the FUSE
 # request wait, and no other op blamed.
@@ -19,9 +20,15 @@ ffs_umount
 sed -n '/^ Stalls/,/^$/p' "$TMP/out"
 
 max=$(awk '/^ Operation/ {t=1; next} t && $1 == "Rename" {print $4; exit}' "$TMP/out")
-awk -v m="$max" 'BEGIN {exit !(m >= 500 && m < 525)}' ||
-	fail "Rename MaxLat $max ms, injected 500 ms"
-echo "ok: Rename MaxLat $max ms for an injected 500 ms"
+# the longest delay as faultfs logged it (<ns> ... rename PATH delay=500
+# start|end); faultfs may oversleep on a loaded machine, which dbench-ng
+# must then measure too
+dmax=$(awk '$3 == "rename" && $6 == "start" {s = $1}
+	$3 == "rename" && $6 == "end" && ($1 - s) / 1e6 > d {d = ($1 - s) / 1e6}
+	END {printf "%.3f", d}' "$LOG")
+awk -v m="$max" -v d="$dmax" 'BEGIN {exit !(d >= 500 && m >= d && m < d * 1.05)}' ||
+	fail "Rename MaxLat $max ms, injected 500 ms, logged $dmax ms"
+echo "ok: Rename MaxLat $max ms for an injected 500 ms (logged $dmax ms)"
 
 injected=$(grep -c ' rename .* delay=500 start$' "$LOG")
 [ "$injected" -ge 3 ] || fail "only $injected delays injected: $(cat "$LOG")"

@@ -26,7 +26,8 @@ head -1 "$TMP/stalls" | grep -Eq '^ Stalls: [0-9]+ ops ran longer than 100 ms \(
 n=$(sed -n 's/^ Stalls: \([0-9]*\) ops.*/\1/p' "$TMP/stalls")
 # 4 s of 310 ms turns: about 12 waits of ~300 ms
 [ "$n" -ge 8 ] && [ "$n" -le 16 ] || fail "$n stalls, expected about 12"
-grep -Eq '^  #1 LockX 29[0-9]\.[0-9]+ ms|^  #1 LockX 30[0-9]\.[0-9]+ ms' "$TMP/stalls" ||
+# 290..349 ms: a loaded machine adds a few ms; a doubled wait is still caught
+grep -Eq '^  #1 LockX (29[0-9]|3[0-4][0-9])\.[0-9]+ ms' "$TMP/stalls" ||
 	fail "the longest stall is not a ~300 ms LockX"
 grep -q "lock.load:2$" "$TMP/stalls" || fail "the loadfile line is not named"
 if [ "$(id -u)" = 0 ]; then

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the tests that run on faultfs: source after tests/lib.sh.
 # Skips without root, /dev/fuse or libfuse3; builds faultfs into $TMP;
-# ffs_mount [FAULTFS OPTIONS] mounts it on $MNT over $BACK with the
+# ffs_mount [FAULTFS OPTIONS] mounts it on $MNT over $BACK (a tmpfs) with the
 # injection log $LOG; ffs_umount unmounts; nothing is ever left mounted.
 need_root "mounting FUSE"
 [ -c /dev/fuse ] || skip "no /dev/fuse"
@@ -16,6 +16,11 @@ MNT=$TMP/mnt
 LOG=$TMP/inj.log
 FFS_PID=
 mkdir -p "$BACK" "$MNT"
+# the backing directory on a tmpfs: the disk under /tmp would add its own
+# fsync and writeback delays to what the tests measure
+mount -t tmpfs -o size=2g,mode=0755 dbng-faultfs-back "$BACK" ||
+	skip "cannot mount a tmpfs for the backing directory"
+at_exit "umount -l $BACK"
 
 # never leave a mount or a daemon behind (the last registered runs first)
 ffs_kill() {
