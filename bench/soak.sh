@@ -86,8 +86,9 @@ for v in SOAK_SECS SOAK_CLIENTS SOAK_SAMPLE SOAK_BUCKET SOAK_MEM_START; do
 done
 [ "$SOAK_SECS" -ge 10 ] || die "SOAK_SECS must be at least 10"
 [ "$SOAK_CLIENTS" -ge 1 ] || die "SOAK_CLIENTS must be at least 1"
-[ "$SOAK_SAMPLE" -ge 1 ] && [ "$SOAK_BUCKET" -ge 2 ] ||
+if [ "$SOAK_SAMPLE" -lt 1 ] || [ "$SOAK_BUCKET" -lt 2 ]; then
 	die "SOAK_SAMPLE must be >= 1 and SOAK_BUCKET >= 2"
+fi
 [ "$(id -u)" = 0 ] || die "needs root (it mounts a private tmpfs)"
 [ -x "$DBENCH_NG" ] || die "$DBENCH_NG not found; build it with 'make'"
 [ -z "$SOAK_LOADFILE" ] || [ -r "$SOAK_LOADFILE" ] ||
@@ -344,7 +345,7 @@ say "each run takes about $((SOAK_SECS + warm)) s plus start-up and cleanup"
 declare -A R_EXEC R_MED R_DRIFT R_MIN R_MAX R_NB R_PPSS R_CPSS R_CANON R_SHM R_TMPFS R_PEAK R_START R_END
 
 one_run() {
-	local label=$1 desc=$2 out tf mem peakf rc=0 t0 p fs fl ls ll W E se
+	local label=$1 desc=$2 out tf mem peakf rc=0 t0 p fs fl ls ll E
 	local st en t_s t_e
 	out=$RESULTS_DIR/$label.out
 	tf=$RESULTS_DIR/$label.time
@@ -381,7 +382,7 @@ one_run() {
 
 	# rates
 	rates "$out" "$SOAK_CLIENTS" >"$RESULTS_DIR/$label-rate.csv"
-	IFS=, read -r _ W E < <(grep '^W,' "$RESULTS_DIR/$label-rate.csv")
+	IFS=, read -r _ _ E < <(grep '^W,' "$RESULTS_DIR/$label-rate.csv")
 	if ! p=$(parse "$out"); then
 		echo "soak.sh: fewer than two execute lines in $out" >&2
 		exit 1
@@ -389,7 +390,7 @@ one_run() {
 	read -r fs fl ls ll _ _ _ <<<"$p"
 	R_EXEC[$label]=$(awk -v a="$fs" -v b="$fl" -v c="$ls" -v d="$ll" \
 		-v n="$SOAK_CLIENTS" 'BEGIN { printf "%.0f", (d - b) * n / (c - a) }')
-	read -r R_NB[$label] R_MED[$label] _ _ R_DRIFT[$label] R_MIN[$label] R_MAX[$label] \
+	read -r "R_NB[$label]" "R_MED[$label]" _ _ "R_DRIFT[$label]" "R_MIN[$label]" "R_MAX[$label]" \
 		< <(drift "$RESULTS_DIR/$label-rate.csv")
 
 	# memory
@@ -431,7 +432,7 @@ one_run() {
 	memrow() {
 		local g
 		g=$(growth "$2" "$3")
-		say "$(printf '   %-34s %12d %12d %10s %8s' "$1" "$2" "$3" ${g% *} ${g#* })"
+		say "$(printf '   %-34s %12d %12d %10s %8s' "$1" "$2" "$3" "${g% *}" "${g#* }")"
 	}
 	memrow "parent Pss" "${S[4]}" "${N[4]}"
 	memrow "parent Pss_Anon" "${S[5]}" "${N[5]}"
