@@ -2,32 +2,48 @@
 # Helpers shared by the benchmark scripts: source it.  Uses the caller's
 # variable "job" (the pgid of the run in flight, for the exit traps).
 
+# stop_pgrp PGID: stop a background job (a process group of its own, set
+# -m), TERM first, KILL after 10 s, and reap it.
+stop_pgrp() {
+	local pg=$1
+	if [ -n "$pg" ] && kill -0 -- "-$pg" 2>/dev/null; then
+		kill -TERM -- "-$pg" 2>/dev/null
+		for _ in $(seq 100); do
+			kill -0 -- "-$pg" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$pg" 2>/dev/null
+	fi
+	[ -n "$pg" ] && wait "$pg" 2>/dev/null
+	return 0
+}
+
 # stop_job: stop the run in flight ($job, a process group), TERM first,
 # KILL after 10 s; used by the exit traps.
 stop_job() {
-	if [ -n "$job" ] && kill -0 -- "-$job" 2>/dev/null; then
-		kill -TERM -- "-$job" 2>/dev/null
-		for _ in $(seq 100); do
-			kill -0 -- "-$job" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$job" 2>/dev/null
-		wait "$job" 2>/dev/null
-	fi
+	stop_pgrp "$job"
 	job=
 }
 
-# run_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT; "real user sys"
-# seconds of its whole process tree (bash's time keyword: RUSAGE_CHILDREN,
-# every process here is reaped by its parent) to TIMEFILE.  Runs as a
-# background job in its own process group (set -m by the caller), so a
-# trap can stop the whole tree.
-run_timed() {
-	local out=$1 tf=$2 rc=0
+# start_timed OUT TIMEFILE CMD...: CMD's stdout+stderr to OUT; "real user
+# sys" seconds of its whole process tree (bash's time keyword:
+# RUSAGE_CHILDREN, every process here is reaped by its parent) to
+# TIMEFILE.  Starts it as a background job in its own process group (set
+# -m by the caller), so a trap can stop the whole tree, and returns at
+# once with its pid (= pgid) in $job; 'wait "$job"' gives its status.
+start_timed() {
+	local out=$1 tf=$2
 	shift 2
 	( TIMEFORMAT='%3R %3U %3S'
 	  { time "$@" >"$out" 2>&1 </dev/null; } 2>"$tf" ) &
 	job=$!
+}
+
+# run_timed OUT TIMEFILE CMD...: start_timed, then wait for it; returns
+# CMD's status.
+run_timed() {
+	local rc=0
+	start_timed "$@"
 	wait "$job" || rc=$?
 	job=
 	return $rc
@@ -63,4 +79,15 @@ median() {
 		awk '{ v[NR] = $1 }
 		     END { if (NR % 2) print v[(NR + 1) / 2]
 			   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ratio A B: A / B with two decimals (0 when B is 0)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# umount_retry DIR: unmount DIR; if it is busy (a process killed a moment
+# ago may still hold it), retry after 1 s, then detach it lazily.
+umount_retry() {
+	umount "$1" 2>/dev/null && return 0
+	sleep 1
+	umount "$1" 2>/dev/null || umount -l "$1"
 }

@@ -117,10 +117,7 @@ cleanup() {
 	set +e
 	stop_job
 	if [ "$mounted" = 1 ]; then
-		if ! umount "$mnt" 2>/dev/null; then
-			sleep 1
-			umount "$mnt" 2>/dev/null || umount -l "$mnt"
-		fi
+		umount_retry "$mnt"
 		mounted=0
 	fi
 	if [ -n "$mnt" ]; then
@@ -156,11 +153,6 @@ if [ -z "$mnt" ]; then
 	mnt=$(mktemp -d /dev/shm/dbng-bench.XXXXXX)
 	fs_note="$mnt (NOTE: not root or mount failed, so /dev/shm instead of a private tmpfs; it is shared with other users of /dev/shm)"
 fi
-
-# ------------------------------------------------------------- helpers
-
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 # ------------------------------------------------------------ the runs
 
