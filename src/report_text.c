@@ -247,6 +247,12 @@ void report_text(FILE *f, const struct result *r,
 	else if (r->status == RESULT_INTERRUPTED)
 		fprintf(f, "Interrupted by signal %d during the warmup: the "
 			"figures below are of the warmup\n\n", r->signal);
+	else if (r->status == RESULT_FAILED && r->measured_s > 0)
+		fprintf(f, "Run failed after %.1f s of measurement: partial "
+			"results\n\n", r->measured_s);
+	else if (r->status == RESULT_FAILED)
+		fprintf(f, "Run failed during the warmup: the figures below "
+			"are of the warmup\n\n");
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
 	if (r->nwarn && !cfg->machine)

@@ -781,6 +781,10 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	} else if (r.failed) {
 		print_failures(&r);
 		rc = r.phase_start ? 1 : 3;
+		if (r.phase_start) { /* the clients ran: what they measured */
+			report_text(r.out, res, NULL);
+			fflush(r.out);
+		}
 	} else {
 		report_text(r.out, res, NULL);
 		fflush(r.out);
