@@ -234,6 +234,16 @@ static bool shown(const struct result *r, int op)
 	return r->op[op].h.count && op_is_timed(op);
 }
 
+/* Did any timed operation run (in the warmup, if it was cut short)? */
+static bool ops_done(const struct result *r)
+{
+	for (int i = 0; i < OP_NR; i++) {
+		if (r->op[i].h.count)
+			return true;
+	}
+	return false;
+}
+
 void report_text(FILE *f, const struct result *r,
 		 const struct report_pcts *pcts)
 {
@@ -244,6 +254,10 @@ void report_text(FILE *f, const struct result *r,
 		fprintf(f, "Interrupted by signal %d after %.1f s of "
 			"measurement: partial results\n\n", r->signal,
 			r->measured_s);
+	else if (r->status == RESULT_INTERRUPTED && !ops_done(r))
+		fprintf(f, "Interrupted by signal %d before any operation "
+			"was measured (while the clients were set up)\n\n",
+			r->signal);
 	else if (r->status == RESULT_INTERRUPTED)
 		fprintf(f, "Interrupted by signal %d during the warmup: the "
 			"figures below are of the warmup\n\n", r->signal);
