@@ -31,6 +31,9 @@ sys.exit(0 if d["status"] == sys.argv[2] else "status " + d["status"])' "$@" ||
 # (its pgid is its pid);
 # sets PID and waits for the release of the clients
 start() {
+	# the previous run's output would satisfy the wait below before the
+	# new run has even truncated it (seen under load)
+	rm -f "$TMP/out" "$TMP/err"
 	set -m		# job control: the run gets its own process group
 	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
@@ -40,7 +43,7 @@ start() {
 		sleep 0.1
 	done
 	KIDS=$(pgrep -P "$PID" | tr '\n' ' ')
-	[ -n "$KIDS" ] || fail "no client processes found"
+	[ -n "$KIDS" ] || fail "no client processes found: $(cat "$TMP/out" "$TMP/err")"
 }
 
 # gone PIDS...: wait up to 3 s for every pid to disappear
