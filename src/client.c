@@ -168,10 +168,20 @@ check_result(struct client *cl, const struct lf_op *op, int rc)
 static bool __attribute__((noinline))
 no_handle(struct client *cl, const struct lf_op *op)
 {
-	client_fail(cl, op,
-		    "%s: handle %d was not found (never opened, or "
-		    "its open failed)",
-		    op_info[op->type].keyword, cl->prog->fnums[op->handle]);
+	int why = -1 - cl->handles[op->handle]; /* see fio_ntcreatex */
+
+	if (why > 0)
+		client_fail(cl, op,
+			    "%s: handle %d was not found (its open failed: "
+			    "%s)",
+			    op_info[op->type].keyword,
+			    cl->prog->fnums[op->handle], strerror(why));
+	else
+		client_fail(cl, op,
+			    "%s: handle %d was not found (never opened, or "
+			    "its open failed)",
+			    op_info[op->type].keyword,
+			    cl->prog->fnums[op->handle]);
 	return true;
 }
 

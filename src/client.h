@@ -21,7 +21,7 @@ struct client {
 	const struct backend_ops *be;
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
-	int *handles; /* per handle slot: fd, or -1 */
+	int *handles; /* per handle slot: fd, or -1 - errno of a failed open */
 	void *priv;   /* the backend's per-client state */
 	uint32_t pc;  /* next op */
 	uint32_t gen; /* statistics generation in use */

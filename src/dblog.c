@@ -81,6 +81,7 @@ struct dblog_ctx {
 	unsigned long lineno;
 	enum dblog_state state;
 	bool banner, running, tput, table, machine, interrupted;
+	bool run_failed; /* dbench-ng's "Run failed ..." marker */
 	int target;	    /* DBLOG_DISCARD, DBLOG_TOTAL or a client */
 	int client_pending; /* client whose table comes next, or -1 */
 	bool seen[OP_NR];   /* rows of the current table */
@@ -592,6 +593,10 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 		c->r->cfg.per_client = true;
 		return 0;
 	}
+	if (starts(line, n, "Run failed ")) {
+		c->run_failed = true;
+		return dblog_note(c, line, n); /* the errors went to stderr */
+	}
 	if (sscanf(line, "Interrupted by signal %d", &a) == 1) {
 		c->interrupted = true;
 		c->r->signal = a;
@@ -772,7 +777,7 @@ static int dblog_finish(struct dblog_ctx *c)
 	if (dblog_points(c))
 		return -1;
 
-	failed = !c->tput || (!c->table && c->nmsg);
+	failed = !c->tput || (!c->table && c->nmsg) || c->run_failed;
 	if (failed) {
 		unsigned int n =
 			c->nmsg < RESULT_MAX_MSGS ? c->nmsg : RESULT_MAX_MSGS;

@@ -234,6 +234,16 @@ static bool shown(const struct result *r, int op)
 	return r->op[op].h.count && op_is_timed(op);
 }
 
+/* Did any timed operation run (in the warmup, if it was cut short)? */
+static bool ops_done(const struct result *r)
+{
+	for (int i = 0; i < OP_NR; i++) {
+		if (r->op[i].h.count)
+			return true;
+	}
+	return false;
+}
+
 void report_text(FILE *f, const struct result *r,
 		 const struct report_pcts *pcts)
 {
@@ -244,9 +254,19 @@ void report_text(FILE *f, const struct result *r,
 		fprintf(f, "Interrupted by signal %d after %.1f s of "
 			"measurement: partial results\n\n", r->signal,
 			r->measured_s);
+	else if (r->status == RESULT_INTERRUPTED && !ops_done(r))
+		fprintf(f, "Interrupted by signal %d before any operation "
+			"was measured (while the clients were set up)\n\n",
+			r->signal);
 	else if (r->status == RESULT_INTERRUPTED)
 		fprintf(f, "Interrupted by signal %d during the warmup: the "
 			"figures below are of the warmup\n\n", r->signal);
+	else if (r->status == RESULT_FAILED && r->measured_s > 0)
+		fprintf(f, "Run failed after %.1f s of measurement: partial "
+			"results\n\n", r->measured_s);
+	else if (r->status == RESULT_FAILED)
+		fprintf(f, "Run failed during the warmup: the figures below "
+			"are of the warmup\n\n");
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
 	if (r->nwarn && !cfg->machine)

@@ -7,6 +7,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +134,19 @@ static int write_json(const struct result *res, const struct config *cfg,
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
+	sigset_t sigs;
 	int st;
 
 	memset(rc, 0, sizeof(*rc));
 	*done = false;
+	/* a signal during the set-up is held until the runner's signalfd
+	 * takes it: an interrupted run, with its message and results, never
+	 * a silent death (the children unblock them again) */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	rc->argc = argc;
 	rc->argv = argv;
 	switch (opt_parse(argc, argv, &rc->cfg)) {

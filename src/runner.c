@@ -237,9 +237,17 @@ static void drain_signals(struct runner *r)
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
 			set_stop(r, STOP_SIGNAL);
-		} else {
+			fprintf(stderr, "dbench-ng: interrupted by signal %d "
+				"(%s): stopping the clients\n",
+				r->interrupted, strsignal(r->interrupted));
+		} else if (!r->killed) {
 			/* a second signal: do not wait for stuck clients */
 			r->killed = true;
+			kill_all(r, SIGKILL);
+			fprintf(stderr, "dbench-ng: signal %d (%s) again: "
+				"killing the clients\n", (int)si.ssi_signo,
+				strsignal((int)si.ssi_signo));
+		} else {
 			kill_all(r, SIGKILL);
 		}
 	}
@@ -772,21 +780,27 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	}
 	for (int i = 0; i < cfg->nclients; i++)
 		dirty[i] = !slot(&r, i)->cleaned;
-	if (be->fini)
-		be->fini(cfg, dirty);
 
 	if (fill_result(&r)) {
 		fprintf(stderr, "dbench-ng: out of memory for the result\n");
 		rc = 3;
 	} else if (r.failed) {
+		/* the cause first, then what the clean-up has to say */
 		print_failures(&r);
 		rc = r.phase_start ? 1 : 3;
 	} else {
-		report_text(r.out, res, NULL);
-		fflush(r.out);
 		rc = r.interrupted ? 128 + r.interrupted : 0;
 	}
+	if (be->fini)
+		be->fini(cfg, dirty);
+	/* what was measured, also after a failure once the clients ran */
+	if (rc != 3 && (!r.failed || r.phase_start)) {
+		report_text(r.out, res, NULL);
+		fflush(r.out);
+	}
 out:
+	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
+		close(r.sigfd);
 	free(r.cum_prev);
 	free(r.cum_now);
 	free(dirty);

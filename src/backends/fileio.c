@@ -310,8 +310,13 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 			fd = openat(dfd, base,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					    O_CLOEXEC));
-	if (rc)
+	if (rc) {
+		/* a handle that is not open remembers why (-1 - errno), so a
+		 * later use of it can name the cause */
+		if (cl->handles[op->handle] < 0)
+			cl->handles[op->handle] = rc - 1;
 		return rc;
+	}
 	if (op->expect == LF_EXPECT_FAIL) {
 		close(fd); /* the core reports "succeeded - expected" */
 		return 0;
@@ -581,10 +586,19 @@ static int fio_writex(struct client *cl, const struct lf_op *op)
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
+		int why = 0;
+
+		/* a short write hides its cause (ENOSPC, EDQUOT, EIO...):
+		 * the write of the rest tells it (the client stops anyway) */
+		if (n < size &&
+		    pwrite(fd, wbuf, (size_t)(size - n), off + n) < 0)
+			why = errno;
 		client_fail(cl, op,
 			    "WriteX handle %d: wrote %zd bytes, "
-			    "expected to write %lld bytes",
-			    cl->prog->fnums[op->handle], n, (long long)ret);
+			    "expected to write %lld bytes%s%s%s",
+			    cl->prog->fnums[op->handle], n, (long long)ret,
+			    why ? " (" : "", why ? strerror(why) : "",
+			    why ? ")" : "");
 		return OP_REPORTED;
 	}
 	if (cl->cfg->fsync_writes && fsync(fd)) {
@@ -778,15 +792,41 @@ static void fio_cleanup(struct client *cl)
 static void fio_fini(const struct config *cfg, const bool *dirty)
 {
 	struct client cl = {.cfg = cfg};
+	struct stat st;
+	char name[32];
+	int left = 0, first = -1, why = 0;
 
-	for (int i = 0; i < cfg->nclients && !cfg->skip_cleanup; i++) {
+	if (!fstat(clients_fd, &st) && !st.st_nlink) {
+		fprintf(stderr, "dbench-ng: %s/clients was removed during the "
+			"run (not by dbench-ng)\n", cfg->dir);
+		return;
+	}
+	if (cfg->skip_cleanup)
+		return;
+	for (int i = 0; i < cfg->nclients; i++) {
 		if (dirty[i]) {
 			cl.id = i;
 			fio_cleanup(&cl);
 		}
 	}
-	if (!cfg->skip_cleanup) /* fails harmlessly if anything is left */
-		unlinkat(base_fd, "clients", AT_REMOVEDIR);
+	/* say so if a tree could not be removed (a read-only filesystem) */
+	for (int i = 0; i < cfg->nclients; i++) {
+		snprintf(name, sizeof(name), "client%d", i);
+		if (fstatat(clients_fd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		if (!left++) {
+			first = i;
+			if (unlinkat(clients_fd, name, AT_REMOVEDIR))
+				why = errno;
+		}
+	}
+	if (left)
+		fprintf(stderr, "dbench-ng: clean-up: %d client tree%s left in "
+			"%s/clients (client%d: %s)\n", left,
+			left > 1 ? "s" : "", cfg->dir, first, strerror(why));
+	/* fails harmlessly if anything is left */
+	unlinkat(base_fd, "clients", AT_REMOVEDIR);
 }
 
 const struct backend_ops backend_fileio = {

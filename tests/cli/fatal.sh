@@ -9,7 +9,7 @@ D=$TMP/d
 mkdir -p "$D"
 
 # fatal FILE PATTERN...: the run exits 1 quickly, stderr has every PATTERN,
-# no table or Throughput line, DIR/clients removed
+# the partial results are marked failed, DIR/clients removed
 fatal() {
 	local lf=$1 rc start
 	shift
@@ -21,7 +21,9 @@ fatal() {
 	for p in "$@"; do
 		grep -q -- "$p" "$TMP/err" || fail "stderr lacks '$p': $(cat "$TMP/err")"
 	done
-	! grep -q Throughput "$TMP/out" || fail "a failed run printed Throughput"
+	grep -q "^Run failed " "$TMP/out" || fail "no 'Run failed' marker"
+	tail -1 "$TMP/out" | grep -q "^Throughput" ||
+		fail "no partial results: $(cat "$TMP/out")"
 	[ ! -e "$D/clients" ] || fail "DIR/clients left behind: $(find "$D")"
 	echo "ok: $(head -1 "$TMP/err")"
 }

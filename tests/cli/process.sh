@@ -1,21 +1,39 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Process model (design.md §4): a client that dies ends the run within a
-# second, naming it; SIGINT/SIGTERM stop the run, print what was measured
+# second, naming it (partial results marked failed, also in --json);
+# SIGINT/SIGTERM stop the run, print what was measured
 # (marked interrupted), clean up and exit 130/143; when the parent dies the
-# clients exit and clean up; no orphan is ever left.
+# clients exit and clean up, and no JSON is written; no orphan is ever
+# left, and nothing beside DIR/clients is touched.
 . "$(dirname "$0")/../lib.sh"
 
 D=$TMP/d
-mkdir -p "$D"
+mkdir -p "$D/sibling"
+echo keep >"$D/keep.txt"
+echo data >"$D/sibling/file"
 LF=$DATA/loadfiles/smoke.load
+# what lies beside DIR/clients: never touched
+beside() {
+	(cd "$D" && find . -mindepth 1 -path ./clients -prune -o \
+		-printf '%p %y %s %T@\n' | sort && cat keep.txt sibling/file)
+}
+BESIDE=$(beside)
+
+# json_is FILE STATUS: FILE parses and has "status": STATUS
+json_is() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["status"] == sys.argv[2] else "status " + d["status"])' "$@" ||
+		fail "JSON $1 is not $2"
+}
 
 # start ARGS...: run dbench-ng in the background in its own process group
 # (its pgid is its pid);
 # sets PID and waits for the release of the clients
 start() {
-	# empty it first: the job's own redirection may come after the grep
-	# below, which would then see the previous run's progress lines
-	: >"$TMP/out"
+	# the previous run's output would satisfy the wait below before the
+	# new run has even truncated it (seen under load)
+	rm -f "$TMP/out" "$TMP/err"
 	set -m		# job control: the run gets its own process group
 	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
@@ -25,7 +43,7 @@ start() {
 		sleep 0.1
 	done
 	KIDS=$(pgrep -P "$PID" | tr '\n' ' ')
-	[ -n "$KIDS" ] || fail "no client processes found"
+	[ -n "$KIDS" ] || fail "no client processes found: $(cat "$TMP/out" "$TMP/err")"
 }
 
 # gone PIDS...: wait up to 3 s for every pid to disappear
@@ -48,7 +66,7 @@ finish() {
 }
 
 note "a client killed with SIGKILL"
-start -t 60 -c "$LF" -D "$D" 3
+start -t 60 --json "$TMP/kill.json" -c "$LF" -D "$D" 3
 victim=${KIDS%% *}
 kill -KILL "$victim"
 finish
@@ -58,6 +76,11 @@ grep -Eq "pid $victim\) was killed by signal 9 \(Killed\); client [0-2] was runn
 	fail "message does not name the dead client: $(cat "$TMP/err")"
 gone $KIDS
 [ ! -e "$D/clients" ] || fail "client trees left: $(ls -R "$D")"
+grep -q "^Run failed " "$TMP/out" && tail -1 "$TMP/out" | grep -q "^Throughput" ||
+	fail "no partial results after a client died: $(cat "$TMP/out")"
+json_is "$TMP/kill.json" failed
+grep -q "killed by signal 9" "$TMP/kill.json" || fail "JSON errors lack the death"
+[ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
 echo "ok: $(cat "$TMP/err") (${ELAPSED_MS} ms)"
 
 for sig in INT TERM; do
@@ -91,12 +114,17 @@ gone $KIDS
 echo "ok: group SIGINT -> exit 130"
 
 note "the parent killed with SIGKILL"
-start -t 60 -c "$LF" -D "$D" 3
+start -t 60 --json "$TMP/pk.json" -c "$LF" -D "$D" 3
 kill -KILL "$PID"
 wait "$PID" 2>/dev/null
 gone $KIDS
 [ -z "$(ls -A "$D/clients" 2>/dev/null)" ] ||
 	fail "orphaned clients left trees: $(ls "$D/clients")"
+# nobody is left to write the result: no file, not a half-written one
+[ ! -e "$TMP/pk.json" ] || fail "a JSON file from a killed parent"
+[ -z "$(find "$TMP" -maxdepth 1 -name 'pk.json.tmp.*')" ] || fail "a temporary JSON left"
+[ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
+rmdir "$D/clients" 2>/dev/null
 echo "ok: clients of a killed parent exited and cleaned up"
 
 note "a second SIGINT kills clients stuck in an op: still exit 130, results"

@@ -572,6 +572,34 @@ static void test_failed_errors(void **state)
 	result_free(r);
 }
 
+/* dbench-ng prints the partial results of a failed run, marked */
+static void test_ng_failed(void **state)
+{
+	static const char log[] =
+		"dbench-ng version 0.4 - compatible with dbench 4.00\n\n"
+		"Running for 5 seconds with load 'builtin:netbench' and "
+		"minimum warmup 0 secs\n"
+		"2 of 2 processes prepared for launch   0 sec\n"
+		"releasing clients\n"
+		"   0  cleanup   0 sec\n\n"
+		"Run failed after 0.3 s of measurement: partial results\n\n"
+		" Operation      Count    AvgLat    MaxLat\n"
+		" ----------------------------------------\n"
+		" WriteX            51     0.049     1.671\n\n"
+		"Throughput 402.699 MB/sec  2 clients  2 procs  "
+		"max_latency=0.000 ms\n";
+	struct result *r = parse_ok("ng-failed", log, sizeof(log) - 1);
+
+	(void)state;
+	assert_int_equal(r->status, RESULT_FAILED);
+	assert_int_equal(r->nerrors, 1);
+	assert_string_equal(r->errors[0], "Run failed after 0.3 s of "
+			    "measurement: partial results");
+	assert_int_equal(r->op[OP_WRITEX].h.count, 51);
+	assert_true(r->throughput > 402 && r->throughput < 403);
+	result_free(r);
+}
+
 static void test_failed_to_start(void **state)
 {
 	static const char log[] =
@@ -879,6 +907,7 @@ int main(void)
 		cmocka_unit_test(test_ng),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_failed_errors),
+		cmocka_unit_test(test_ng_failed),
 		cmocka_unit_test(test_failed_to_start),
 		cmocka_unit_test(test_failed_nothing),
 		cmocka_unit_test(test_garbage),

@@ -1,0 +1,299 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The fault matrix (issue 6): a filesystem that fills up, fails writes with
+# EIO, is read-only from the start or turns read-only mid-run, a
+# DIR/clients removed under the clients, and SIGINT/SIGTERM at random
+# moments of every phase.  For each: (a) a clear message on stderr, (b) the
+# documented exit code (design.md §7), (c) partial results on stdout and in
+# --json (status failed/interrupted), unless the run could not start,
+# (d) no process left, (e) no mount left, (f) nothing outside DIR/clients
+# touched.  A client or the parent killed with SIGKILL: tests/cli/process.sh.
+#
+# The random delays of the signal loop come from FAULTS_SEED (default:
+# $RANDOM), printed first: FAULTS_SEED=N bash tests/cli/faults.sh repeats a
+# run.
+. "$(dirname "$0")/../lib.sh"
+
+need_root "tmpfs and loop mounts"
+command -v python3 >/dev/null || skip "python3 not installed (JSON checks)"
+[ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing (Debian package dbench)"
+
+SKIPS=
+SEED=${FAULTS_SEED:-$RANDOM}
+echo "FAULTS_SEED=$SEED"
+RANDOM=$SEED
+
+# ----------------------------- helpers ----------------------------------
+
+# prepare DIR: DIR/clients' neighbours that no run may touch
+prepare() {
+	D=$1
+	mkdir -p "$D/sibling/sub"
+	echo "keep me" >"$D/keep.txt"
+	head -c 5000 /dev/urandom >"$D/sibling/data"
+	echo "also" >"$D/sibling/sub/note"
+	touch -d '2020-01-02 03:04:05' "$D/keep.txt" "$D/sibling/data"
+	SNAP=$(snapshot)
+}
+
+# snapshot: path, type, size, mtime and sha256 of everything in DIR but
+# DIR/clients
+snapshot() {
+	(cd "$D" && find . -mindepth 1 -path ./clients -prune -o \
+		-printf '%p %y %s %T@\n' | sort &&
+		find . -path ./clients -prune -o -type f -print0 | sort -z |
+		xargs -0 -r sha256sum)
+}
+
+# checks NAME: (d) no dbench-ng of DIR left, (f) DIR's neighbours intact
+checks() {
+	local left
+	for _ in $(seq 30); do
+		left=$(pgrep -f -- "dbench-ng .*-D $D( |\$)")
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || fail "$1: processes left: $(ps -o pid,stat,args -p "$(echo $left | tr ' ' ,)")"
+	[ "$(snapshot)" = "$SNAP" ] ||
+		fail "$1: outside DIR/clients changed: $(diff <(echo "$SNAP") <(snapshot))"
+}
+
+# run ARGS...: dbench-ng in its own process group (job control, so
+# SIGINT is not ignored), output in $TMP/out and $TMP/err; sets PID, T0
+run_bg() {
+	rm -f "$TMP/out" "$TMP/err" "$TMP/r.json"
+	T0=$(date +%s%N)
+	set -m
+	"$DBNG" --json "$TMP/r.json" "$@" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	set +m
+}
+
+# finish: RC, MS (wall time of the run)
+finish() {
+	wait "$PID"
+	RC=$?
+	MS=$((($(date +%s%N) - T0) / 1000000))
+}
+
+# want_rc NAME CODE
+want_rc() {
+	[ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2: $(cat "$TMP/err")"
+}
+
+# want_err NAME ERE: (a) stderr matches
+want_err() {
+	grep -Eq -- "$2" "$TMP/err" ||
+		fail "$1: stderr lacks /$2/: $(cat "$TMP/err")"
+}
+
+# partial NAME STATUS MARKER [SIGNAL]: (c) the table and Throughput last on
+# stdout with MARKER, and the JSON parses, has STATUS (and SIGNAL) and the
+# same NTCreateX count as the table
+partial() {
+	local name=$1 status=$2 marker=$3 sig=${4:-None} n
+	grep -q "^$marker" "$TMP/out" || fail "$name: no '$marker': $(cat "$TMP/out")"
+	grep -q '^ Operation      Count    AvgLat    MaxLat' "$TMP/out" ||
+		fail "$name: no table: $(cat "$TMP/out")"
+	tail -1 "$TMP/out" | grep -q '^Throughput .* MB/sec' ||
+		fail "$name: Throughput not last: $(tail -3 "$TMP/out")"
+	[ -s "$TMP/r.json" ] || fail "$name: no JSON written"
+	n=$(op_count "$TMP/out" NTCreateX)
+	python3 - "$TMP/r.json" "$status" "$sig" "${n:-0}" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+want, sig, n = sys.argv[2], sys.argv[3], int(sys.argv[4])
+err = []
+if d["status"] != want:
+    err.append("status %r" % d["status"])
+if str(d["signal"]) != sig:
+    err.append("signal %r, expected %s" % (d["signal"], sig))
+if want == "failed" and not d["errors"]:
+    err.append("no errors[]")
+c = sum(o["count"] for o in d["ops"] if o["name"] == "NTCreateX")
+if c != n:
+    err.append("NTCreateX %d, the table says %d" % (c, n))
+if err:
+    sys.exit("; ".join(err))
+PY
+		fail "$name: JSON: see above"
+}
+
+# nothing NAME: a run that could not start printed no table, wrote no JSON
+nothing() {
+	! grep -q '^Throughput' "$TMP/out" || fail "$1: a Throughput line"
+	[ ! -e "$TMP/r.json" ] || fail "$1: a JSON file: $(head -c 300 "$TMP/r.json")"
+}
+
+# report NAME: one line for the table of the report
+report() {
+	echo "ok: $1: exit $RC in $MS ms: $(grep -v '^dbench-ng: environment' "$TMP/err" | head -1)"
+}
+
+# ------------------------ 1. ENOSPC mid-run -----------------------------
+note "1. ENOSPC: a 8 MB tmpfs fills up"
+M1=$TMP/tmpfs
+mkdir -p "$M1"
+mount -t tmpfs -o size=8m tmpfs "$M1" || skip "cannot mount tmpfs"
+at_exit "umount -l $M1"
+prepare "$M1"
+run_bg -t 3 --warmup 0 -D "$D" 2
+finish
+want_rc ENOSPC 1
+want_err ENOSPC "client [01] at builtin:netbench:[0-9]+: .*No space left on device"
+partial ENOSPC failed "Run failed after"
+[ ! -e "$D/clients" ] || fail "ENOSPC: trees left: $(find "$D/clients" | head)"
+checks ENOSPC
+report ENOSPC
+umount "$M1" || fail "cannot unmount the tmpfs"
+
+# ------------------------ 3a. read-only from the start ------------------
+note "3a. a read-only filesystem: the run cannot start"
+mount -t tmpfs -o size=8m tmpfs "$M1" || fail "cannot mount tmpfs"
+prepare "$M1"
+mount -o remount,ro "$M1" || fail "cannot remount the tmpfs read-only"
+run_bg -t 3 --warmup 0 -D "$D" 2
+finish
+want_rc "read-only" 3
+want_err "read-only" "^dbench-ng: cannot create $D/clients: Read-only file system$"
+nothing "read-only"
+[ ! -e "$D/clients" ] || fail "read-only: DIR/clients exists"
+checks "read-only"
+report "read-only start"
+umount "$M1" || fail "cannot unmount the tmpfs"
+
+# ------------------------ 4. DIR/clients removed ------------------------
+note "4. DIR/clients removed while the clients run"
+D4=$TMP/rmdir
+mkdir -p "$D4"
+prepare "$D4"
+run_bg -t 4 --warmup 0 -D "$D" 2
+for _ in $(seq 100); do grep -q ' execute ' "$TMP/out" && break; sleep 0.1; done
+# the clients are stopped meanwhile, so that the removal is complete when
+# they go on (rm -rf races with their creations otherwise)
+kill -STOP -- "-$PID"
+rm -rf "$D/clients"
+kill -CONT -- "-$PID"
+finish
+want_rc "removed" 1
+want_err "removed" "client [01] at builtin:netbench:[0-9]+: "
+want_err "removed" "^dbench-ng: $D/clients was removed during the run"
+partial "removed" failed "Run failed after"
+checks "removed"
+report "DIR/clients removed"
+rm -rf "$D/clients"
+
+# ------------------------ 5. SIGINT / SIGTERM ---------------------------
+# In each phase (setup: the clients are forked and set up; warmup;
+# execute; cleanup) with each signal, at a random moment of the phase.
+# Before the program blocks the signals (the first ms after exec) a signal
+# would kill it outright: the earliest delay is 30 ms.  The clean-up is
+# short: a signal that comes after the run ended is no fault (exit 0,
+# status ok, said in the log).
+note "5. SIGINT and SIGTERM at random moments"
+D5=$TMP/sig
+mkdir -p "$D5"
+prepare "$D5"
+i=0
+for sig in INT TERM; do
+	for phase in setup warmup execute cleanup; do
+		i=$((i + 1))
+		# 3 clients per process: a clean-up of about 120 ms
+		run_bg -t 3 --warmup 1 --clients-per-process 3 \
+			-c "$CLIENT_TXT" -D "$D" 8
+		case $phase in
+		setup) wait_for=; delay_ms=$((30 + RANDOM % 100)) ;;
+		warmup) wait_for='^releasing clients'; delay_ms=$((RANDOM % 900)) ;;
+		execute) wait_for=' execute '; delay_ms=$((RANDOM % 700)) ;;
+		cleanup) wait_for=' cleanup '; delay_ms=$((RANDOM % 50)) ;;
+		esac
+		if [ -n "$wait_for" ]; then
+			for _ in $(seq 1000); do
+				grep -q "$wait_for" "$TMP/out" && break
+				sleep 0.005
+			done
+		fi
+		sleep "$(printf '0.%03d' "$delay_ms")"
+		seen=$(grep -c . "$TMP/out")
+		kill -"$sig" "$PID" 2>/dev/null # gone: it finished first
+		finish
+		want=$((128 + $(kill -l $sig)))
+		name="SIG$sig in $phase +${delay_ms}ms"
+		if [ "$RC" = 0 ] && [ $phase = cleanup ] &&
+			! grep -q "^dbench-ng: interrupted" "$TMP/err"; then
+			# the run ended before the signal arrived
+			partial "$name" ok " Operation"
+			echo "ok: $name: finished first (exit 0)"
+		else
+			want_rc "$name" $want
+			want_err "$name" "^dbench-ng: interrupted by signal $(kill -l $sig) \($( [ $sig = INT ] && echo Interrupt || echo Terminated)\): stopping the clients$"
+			partial "$name" interrupted "Interrupted by signal $(kill -l $sig) " "$(kill -l $sig)"
+			echo "ok: $name: exit $RC in $MS ms, $seen lines before: $(grep '^Interrupted' "$TMP/out")"
+		fi
+		[ ! -e "$D/clients" ] || fail "$name: trees left: $(find "$D/clients" | head)"
+		checks "$name"
+	done
+done
+
+# ------------------------ 3b. read-only mid-run -------------------------
+# 'mount -o remount,ro' fails (EBUSY) while the clients hold files open
+# for writing, and blockdev --setro does not stop a mounted filesystem's
+# writes; ext4's errors=remount-ro with /sys/fs/ext4/DEV/trigger_fs_error
+# turns it read-only at once, as a real metadata error would.
+note "3b. ext4 turns read-only mid-run (errors=remount-ro)"
+if ! command -v mkfs.ext4 >/dev/null || ! losetup -f >/dev/null 2>&1; then
+	SKIPS="$SKIPS; read-only mid-run: no mkfs.ext4 or no loop device"
+else
+mount_fs ext4 128M
+M3=$MNT
+mount -o remount,errors=remount-ro "$M3" || fail "cannot set errors=remount-ro"
+DEVN=${MNT_DEV#/dev/}
+if [ ! -w "/sys/fs/ext4/$DEVN/trigger_fs_error" ]; then
+	SKIPS="$SKIPS; read-only mid-run: no /sys/fs/ext4/$DEVN/trigger_fs_error (kernel before 6.x?)"
+	unmount_fs
+else
+prepare "$M3"
+run_bg -t 4 --warmup 0 -D "$D" 2
+for _ in $(seq 100); do grep -q ' execute ' "$TMP/out" && break; sleep 0.1; done
+echo 1 >"/sys/fs/ext4/$DEVN/trigger_fs_error"
+finish
+# (kernels since 6.x say emergency_ro instead of ro)
+grep -Eq " (ro|.*,emergency_ro)[ ,]" <(grep " $M3 " /proc/mounts) ||
+	fail "ext4 did not turn read-only: $(grep " $M3 " /proc/mounts)"
+want_rc "remount-ro" 1
+want_err "remount-ro" "client [01] at builtin:netbench:[0-9]+: .*Read-only file system"
+want_err "remount-ro" "clean-up: [12] client trees? left in $D/clients \(client[01]: Read-only file system\)"
+partial "remount-ro" failed "Run failed after"
+checks "remount-ro"
+report "remount-ro"
+unmount_fs
+fi
+fi
+
+# ------------------------ 2. EIO on write (faultfs) ---------------------
+note "2. EIO on every write after 1 s (faultfs)"
+# faultfs' lib skips (exit 77) without FUSE; its prerequisites are
+# checked here first so that the other faults' skips are reported too
+if [ ! -c /dev/fuse ] || ! command -v pkg-config >/dev/null ||
+	! pkg-config --exists fuse3 || ! command -v cc >/dev/null; then
+	SKIPS="$SKIPS; EIO: no /dev/fuse, C compiler or libfuse3-dev"
+else
+. "$ROOT/tests/faultfs/lib.sh"
+ffs_mount --rule 'write error=EIO after=1000'
+prepare "$MNT"
+run_bg -t 4 --warmup 0 -D "$D" 2
+finish
+want_rc EIO 1
+want_err EIO "client [01] at builtin:netbench:[0-9]+: WriteX handle [0-9]+ failed \(Input/output error\)"
+partial EIO failed "Run failed after"
+[ ! -e "$D/clients" ] || fail "EIO: trees left: $(find "$D/clients" | head)"
+checks EIO
+report EIO
+ffs_umount
+grep -q ' write .* error=EIO start$' "$LOG" || fail "EIO: no injection logged"
+fi
+
+# ------------------------ (e) no mount left -----------------------------
+! grep -qF "$TMP" /proc/self/mountinfo ||
+	fail "mounts left: $(grep -F "$TMP" /proc/self/mountinfo)"
+[ -z "$SKIPS" ] || skip "${SKIPS#; } (the other faults passed)"
+echo "all fault checks passed"
