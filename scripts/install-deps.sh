@@ -12,10 +12,11 @@ if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
 	# browser that renders the HTML report, FUSE for faultfs, clang and
-	# its libFuzzer runtime for the fuzz targets
+	# its libFuzzer runtime for the fuzz targets, python3 for the tests'
+	# checks of JSON results
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev"
+	      clang libclang-rt-14-dev python3"
 fi
 
 missing=""

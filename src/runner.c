@@ -408,16 +408,49 @@ static void add_point(struct runner *r, uint64_t now, uint64_t lines,
 	result_add_point(r->res, &p);
 }
 
+/* Sum the clients' lines and (this phase's) bytes, and take dbench's
+ * latency figure: the longest op that ended since the last tick, or the
+ * age of one still running.  Returns how many clients have done I/O. */
+static int sample(struct runner *r, uint64_t now, uint64_t *lines,
+		  uint64_t *bytes, uint64_t *lat)
+{
+	struct shm_hdr *hdr = &r->shm->hdr;
+	int active = 0;
+
+	*lines = *bytes = *lat = 0;
+	for (int i = 0; i < r->cfg->nclients; i++) {
+		struct client_slot *s = slot(r, i);
+		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
+						 __ATOMIC_RELAXED);
+		uint64_t start = s->last_start_ns;
+
+		if (s->state == SLOT_RUNNING && start && now > start &&
+		    now - start > m)
+			m = now - start;
+		if (m > *lat)
+			*lat = m;
+		*lines += s->lines;
+		if (s->gen == hdr->gen)
+			*bytes += s->bytes;
+		active += s->bytes != 0;
+	}
+	return active;
+}
+
 /* The one-second tick: dbench 4.0's progress logic (compat §3.3). */
 static void tick(struct runner *r, uint64_t now)
 {
 	const struct config *cfg = r->cfg;
 	struct shm_hdr *hdr = &r->shm->hdr;
 	double t = (double)(now - r->phase_start) / 1e9, mbs;
-	uint64_t lat = 0, bytes = 0, lines = 0;
-	int active = 0;
+	uint64_t lat, bytes, lines;
+	int active;
 
 	if (r->phase == PH_WARMUP && !hdr->stop && t > cfg->warmup) {
+		/* the last part of the warmup gets its point (dbench prints
+		 * no line for it), so the series loses no second */
+		sample(r, now, &lines, &bytes, &lat);
+		add_point(r, now, lines, bytes, lat);
 		r->phase = PH_EXECUTE;
 		r->phase_start = now;
 		r->worst_ns = 0;
@@ -446,6 +479,9 @@ static void tick(struct runner *r, uint64_t now)
 	if (hdr->stop && !r->cleanup) {
 		r->cleanup = true;
 		r->end_ns = now;
+		/* the measured phase's last, partial interval: its point */
+		sample(r, now, &lines, &bytes, &lat);
+		add_point(r, now, lines, bytes, lat);
 	}
 	if (t < 1)
 		return;
@@ -453,22 +489,7 @@ static void tick(struct runner *r, uint64_t now)
 		print_cleanup(r, t);
 		return;
 	}
-	for (int i = 0; i < cfg->nclients; i++) {
-		struct client_slot *s = slot(r, i);
-		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
-						 __ATOMIC_RELAXED);
-		uint64_t start = s->last_start_ns;
-
-		if (s->state == SLOT_RUNNING && start && now > start &&
-		    now - start > m)
-			m = now - start;
-		if (m > lat)
-			lat = m;
-		lines += s->lines;
-		if (s->gen == hdr->gen)
-			bytes += s->bytes;
-		active += s->bytes != 0;
-	}
+	active = sample(r, now, &lines, &bytes, &lat);
 	mbs = 1e-6 * (double)bytes / t;
 	if (r->phase == PH_EXECUTE) {
 		if (lat > r->worst_ns)
@@ -662,6 +683,7 @@ static void run_phases(struct runner *r)
 	fflush(r->out);
 	hdr->start_ns = clock_ns();
 	r->phase_start = hdr->start_ns;
+	r->prev_point_ns = hdr->start_ns;	/* the first point's start */
 	r->phase = cfg->warmup > 0 ? PH_WARMUP : PH_EXECUTE;
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);

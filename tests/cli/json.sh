@@ -49,6 +49,27 @@ ls "$TMP"/r.json.tmp.* 2>/dev/null && fail "temporary file left behind"
 # execute seconds in the series: one point per execute line
 n_exec=$(grep -c '"warmup": false' "$j")
 [ "$n_exec" -ge 2 ] || fail "only $n_exec execute points in the time series"
+# the series covers the whole run: every interval about a second long
+# (the last may be shorter), back to back from the release, and together
+# the lines of every client (but the few done after the stop) and every
+# byte of the execute phase
+python3 - "$j" <<'PY' || fail "the time series does not cover the run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["time_series"]["points"]
+t = 0.0
+for p in pts:
+    assert abs(p["t"] - p["dur"] - t) < 1e-6, ("gap before", p["t"], t)
+    assert 0 < p["dur"] < 1.5, ("interval", p["t"], p["dur"])
+    t = p["t"]
+lines = sum(c["lines"] for c in d["clients"])
+plines = sum(p["lines"] for p in pts)
+assert lines - 1000 <= plines <= lines, ("lines", plines, lines)
+assert sum(p["bytes"] for p in pts if not p["warmup"]) == \
+    sum(c["bytes"] for c in d["clients"]), "execute bytes"
+assert any(p["warmup"] for p in pts), "no warmup point"
+print("ok: %d points, %d of %d lines, from 0 to %.3f s" % (len(pts), plines, lines, t))
+PY
 
 note "--json - : JSON on stdout, the text on stderr"
 expect_rc 0 "$DBNG" -t 2 --warmup 0 -c "$LF" --json - -D "$D" 1 >"$TMP/out" 2>"$TMP/err"
