@@ -280,6 +280,19 @@ static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
 
 /* ------------------------------ the ops -------------------------------- */
 
+/* A regular file with more than one link under DIR/clients: refused. */
+static int hard_link(struct client *cl, const struct lf_op *op,
+		     const struct stat *st)
+{
+	char path[1200];
+
+	client_fail(cl, op, "NTCreateX %s: refusing a file with %ju hard "
+		    "links (they may reach outside the client trees)",
+		    client_path(cl, op->path[0], path, sizeof(path)),
+		    (uintmax_t)st->st_nlink);
+	return OP_REPORTED;
+}
+
 static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 {
 	const struct config *cfg = cl->cfg;
@@ -293,6 +306,11 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 
 	/* as dbench: look the name up first (a miss scans the directory) */
 	found = !resolve(cl, pi, &st);
+	/* no loadfile op makes hard links: one planted in the client tree
+	 * may share its data with a file outside DIR/clients, which an
+	 * O_TRUNC or a write would change; checked again after the open */
+	if (found && S_ISREG(st.st_mode) && st.st_nlink > 1)
+		return hard_link(cl, op, &st);
 	if (cfg->sync_open)
 		flags |= O_SYNC;
 	if (disp == 2 && !(cfg->stat_check && found))
@@ -328,6 +346,11 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 	/* as dbench: what was opened decides the xattr hook */
 	if (fstat(fd, &st))
 		return -errno;
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		close(fd);
+		*slot = -1;
+		return hard_link(cl, op, &st);
+	}
 	if (!S_ISDIR(st.st_mode) && cfg->xattr)
 		return xattr_write(cl, op, fd);
 	return 0;

@@ -390,6 +390,19 @@ for mode in openat2 fallback; do
 		'ReadX 1 0 10 10 NT_STATUS_OK' 'Flush 1 *' 'Close 1 *' \
 		'NTCreateX "\clients\client1\fifo" 1 1 2 *' >"$TMP/fifo.load"
 	LF=$TMP/fifo.load accepted 0 "a fifo as a file ($mode)"
+	# a hard link to a file outside: neither truncated nor written
+	# through, whether opened to overwrite (5) or to open (1)
+	for disp in 5 1; do
+		mkdir -p "$D/clients/client0"
+		ln "$OUT/file" "$D/clients/client0/hl"
+		printf '%s\n' "NTCreateX \"\\clients\\client1\\hl\" 0 $disp 1 NT_STATUS_OK" \
+			'WriteX 1 0 10 10 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' \
+			>"$TMP/hl.load"
+		LF=$TMP/hl.load accepted 1 "a hard link, disposition $disp ($mode)"
+		grep -q 'hl: refusing a file with 2 hard links' "$TMP/err" ||
+			fail "hard link: $(cat "$TMP/err")"
+		[ "$(cat "$OUT/file")" = target ] || fail "the outside file changed"
+	done
 	LF=$TMP/h.load
 done
 unset DBENCH_NG_NO_OPENAT2
