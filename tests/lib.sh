@@ -69,6 +69,26 @@ unmount_fs() {
 	losetup -d "$MNT_DEV"
 }
 
+# hold_lock DIR: another dbench-ng (pid HOLDER, killed on exit) opens
+# DIR/clients/lockfile, locks its first byte and sleeps; returns once the
+# lock shows in /proc/locks
+hold_lock() {
+	local ino
+	printf '%s\n' 'NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK' \
+		'LockX 1 0 1 NT_STATUS_OK' 'Sleep 60000000 NT_STATUS_OK' \
+		>"$TMP/holder.load"
+	"$DBNG" -t 60 --warmup 0 -c "$TMP/holder.load" -D "$1" 1 \
+		>/dev/null 2>&1 &
+	HOLDER=$!
+	at_exit "kill $HOLDER"
+	for _ in $(seq 100); do
+		ino=$(stat -c %i "$1/clients/lockfile" 2>/dev/null) &&
+			grep -q ":$ino 0 0\$" /proc/locks && return 0
+		sleep 0.1
+	done
+	fail "the lock holder did not take its lock in 10 s"
+}
+
 # op_count FILE OP: the Count column of OP in the classic table of FILE
 op_count() {
 	awk -v op="$2" '/^ Operation/ {t=1; next} t && $1 == op {print $2; exit}' "$1"

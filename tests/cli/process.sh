@@ -135,28 +135,19 @@ LockX 1 0 1 NT_STATUS_OK
 UnlockX 1 0 1 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 X
-# the lock holder: another dbench-ng that takes the lock and sleeps
-cat >"$TMP/holder.load" <<'X'
-NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
-LockX 1 0 1 NT_STATUS_OK
-Sleep 60000000 NT_STATUS_OK
-X
-"$DBNG" -t 60 --warmup 0 -c "$TMP/holder.load" -D "$D" 1 >/dev/null 2>&1 &
-LOCKER=$!
-at_exit "kill $LOCKER"
-sleep 1
+hold_lock "$D"
 start -t 60 --warmup 0 -c "$TMP/stuck.load" -D "$D" 2
 kill -INT "$PID"
 sleep 1
 kill -0 "$PID" 2>/dev/null || fail "the run ended although its clients are stuck in LockX"
 kill -INT "$PID"
 finish
-kill "$LOCKER"
+kill "$HOLDER"
 [ $RC = 130 ] || fail "exit $RC after two SIGINTs, expected 130: $(cat "$TMP/err")"
 tail -1 "$TMP/out" | grep -q "^Throughput" || fail "no results after two SIGINTs"
 gone $KIDS
 [ -z "$(ls "$D/clients" | grep client)" ] || fail "trees left after two SIGINTs: $(find "$D")"
-wait "$LOCKER"
+wait "$HOLDER"
 echo "ok: two SIGINTs -> exit 130, results printed"
 
 note "a long Sleep does not delay the end of the run"

@@ -57,15 +57,7 @@ expect_rc 0 "$DBNG" -t 2 --warmup 0 --stall-threshold 500 -c "$TMP/lock.load" -D
 ! grep -q '^ Stalls' "$TMP/out" || fail "300 ms waits reported as stalls over 500 ms"
 
 note "a client stuck at the end of the run is reported as still stuck"
-cat >"$TMP/hold.load" <<'X'
-NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
-LockX 1 0 1 NT_STATUS_OK
-Sleep 60000000 NT_STATUS_OK
-X
-"$DBNG" -t 60 --warmup 0 -c "$TMP/hold.load" -D "$D" 1 >/dev/null 2>&1 &
-holder=$!
-at_exit "kill $holder"
-sleep 1
+hold_lock "$D"
 set -m
 "$DBNG" -t 60 --warmup 0 -c "$TMP/lock.load" -D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
@@ -75,7 +67,7 @@ kill -INT $pid
 sleep 0.5
 kill -INT $pid
 wait $pid
-kill $holder
+kill $HOLDER
 grep -Eq '^  #1 LockX [0-9.]+ ms and still stuck' "$TMP/out" ||
 	fail "the stuck LockX is not reported: $(sed -n '/Stalls/,/^$/p' "$TMP/out")"
 echo "all stall checks passed"
