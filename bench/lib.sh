@@ -86,6 +86,20 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 
 # umount_retry DIR: unmount DIR; if it is busy (a process killed a moment
 # ago may still hold it), retry after 1 s, then detach it lazily.
+# results_init: create $RESULTS_DIR and run a private copy of the binary
+# kept with the results (a concurrent 'make' must not swap it between
+# rounds): DBENCH_NG becomes the copy, DBENCH_NG_ORIG the original;
+# say TEXT prints a line and appends it to $summary
+results_init() {
+	mkdir -p "$RESULTS_DIR"
+	cp "$DBENCH_NG" "$RESULTS_DIR/dbench-ng"
+	DBENCH_NG_ORIG=$DBENCH_NG
+	DBENCH_NG=$RESULTS_DIR/dbench-ng
+	summary=$RESULTS_DIR/summary.txt
+	: >"$summary"
+}
+say() { printf '%s\n' "$*" | tee -a "$summary"; }
+
 umount_retry() {
 	umount "$1" 2>/dev/null && return 0
 	sleep 1

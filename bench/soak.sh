@@ -125,13 +125,7 @@ trap cleanup EXIT
 trap 'echo "soak.sh: interrupted, cleaning up" >&2; exit 130' INT
 trap 'echo "soak.sh: terminated, cleaning up" >&2; exit 143' TERM
 
-mkdir -p "$RESULTS_DIR"
-cp "$DBENCH_NG" "$RESULTS_DIR/dbench-ng"
-DBENCH_NG_ORIG=$DBENCH_NG
-DBENCH_NG=$RESULTS_DIR/dbench-ng
-summary=$RESULTS_DIR/summary.txt
-: >"$summary"
-say() { printf '%s\n' "$*" | tee -a "$summary"; }
+results_init
 mnt=$(mktemp -d /tmp/dbng-soak.XXXXXX)
 
 # ------------------------------------------------------------ sampling

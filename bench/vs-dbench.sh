@@ -129,15 +129,7 @@ trap cleanup EXIT
 trap 'echo "vs-dbench.sh: interrupted, cleaning up" >&2; exit 130' INT
 trap 'echo "vs-dbench.sh: terminated, cleaning up" >&2; exit 143' TERM
 
-mkdir -p "$RESULTS_DIR"
-# Run a private copy of the binary, kept with the results: a concurrent
-# 'make' must not swap it between rounds.
-cp "$DBENCH_NG" "$RESULTS_DIR/dbench-ng"
-DBENCH_NG_ORIG=$DBENCH_NG
-DBENCH_NG=$RESULTS_DIR/dbench-ng
-summary=$RESULTS_DIR/summary.txt
-: >"$summary"
-say() { printf '%s\n' "$*" | tee -a "$summary"; }
+results_init
 
 if [ "$(id -u)" = 0 ]; then
 	mnt=$(mktemp -d /tmp/dbng-bench.XXXXXX)

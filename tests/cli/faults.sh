@@ -118,6 +118,15 @@ PY
 		fail "$name: JSON: see above"
 }
 
+# failed NAME [LABEL]: a run that failed once it had started: exit 1, the
+# partial results marked, (d) and (f), and its line for the report
+failed() {
+	want_rc "$1" 1
+	partial "$1" failed "Run failed after"
+	checks "$1"
+	report "${2:-$1}"
+}
+
 # nothing NAME: a run that could not start printed no table, wrote no JSON
 nothing() {
 	! grep -q '^Throughput' "$TMP/out" || fail "$1: a Throughput line"
@@ -138,12 +147,9 @@ at_exit "umount -l $M1"
 prepare "$M1"
 run_bg -t 3 --warmup 0 -D "$D" 2
 finish
-want_rc ENOSPC 1
 want_err ENOSPC "client [01] at builtin:netbench:[0-9]+: .*No space left on device"
-partial ENOSPC failed "Run failed after"
+failed ENOSPC
 [ ! -e "$D/clients" ] || fail "ENOSPC: trees left: $(find "$D/clients" | head)"
-checks ENOSPC
-report ENOSPC
 umount "$M1" || fail "cannot unmount the tmpfs"
 
 # ------------------------ 3a. read-only from the start ------------------
@@ -174,12 +180,9 @@ kill -STOP -- "-$PID"
 rm -rf "$D/clients"
 kill -CONT -- "-$PID"
 finish
-want_rc "removed" 1
 want_err "removed" "client [01] at builtin:netbench:[0-9]+: "
 want_err "removed" "^dbench-ng: $D/clients was removed during the run"
-partial "removed" failed "Run failed after"
-checks "removed"
-report "DIR/clients removed"
+failed "removed" "DIR/clients removed"
 rm -rf "$D/clients"
 
 # ------------------------ 5. SIGINT / SIGTERM ---------------------------
@@ -259,12 +262,9 @@ finish
 # (kernels since 6.x say emergency_ro instead of ro)
 grep -Eq " (ro|.*,emergency_ro)[ ,]" <(grep " $M3 " /proc/mounts) ||
 	fail "ext4 did not turn read-only: $(grep " $M3 " /proc/mounts)"
-want_rc "remount-ro" 1
 want_err "remount-ro" "client [01] at builtin:netbench:[0-9]+: .*Read-only file system"
 want_err "remount-ro" "clean-up: [12] client trees? left in $D/clients \(client[01]: Read-only file system\)"
-partial "remount-ro" failed "Run failed after"
-checks "remount-ro"
-report "remount-ro"
+failed "remount-ro"
 unmount_fs
 fi
 fi
@@ -282,12 +282,9 @@ ffs_mount --rule 'write error=EIO after=1000'
 prepare "$MNT"
 run_bg -t 4 --warmup 0 -D "$D" 2
 finish
-want_rc EIO 1
 want_err EIO "client [01] at builtin:netbench:[0-9]+: WriteX handle [0-9]+ failed \(Input/output error\)"
-partial EIO failed "Run failed after"
+failed EIO
 [ ! -e "$D/clients" ] || fail "EIO: trees left: $(find "$D/clients" | head)"
-checks EIO
-report EIO
 ffs_umount
 grep -q ' write .* error=EIO start$' "$LOG" || fail "EIO: no injection logged"
 fi
