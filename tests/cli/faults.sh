@@ -286,6 +286,7 @@ want_err EIO "client [01] at builtin:netbench:[0-9]+: WriteX handle [0-9]+ faile
 failed EIO
 [ ! -e "$D/clients" ] || fail "EIO: trees left: $(find "$D/clients" | head)"
 ffs_umount
+umount "$BACK"	# faultfs's backing tmpfs (tests/faultfs/lib.sh)
 grep -q ' write .* error=EIO start$' "$LOG" || fail "EIO: no injection logged"
 fi
 

@@ -51,8 +51,8 @@ n_exec=$(grep -c '"warmup": false' "$j")
 [ "$n_exec" -ge 2 ] || fail "only $n_exec execute points in the time series"
 # the series covers the whole run: every interval about a second long
 # (the last may be shorter), back to back from the release, and together
-# the lines of every client (but the few done after the stop) and every
-# byte of the execute phase
+# the lines of every client and every byte of the execute phase (but the
+# few done after the stop)
 python3 - "$j" <<'PY' || fail "the time series does not cover the run"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -62,11 +62,14 @@ for p in pts:
     assert abs(p["t"] - p["dur"] - t) < 1e-6, ("gap before", p["t"], t)
     assert 0 < p["dur"] < 1.5, ("interval", p["t"], p["dur"])
     t = p["t"]
+# ops that end after the stop are in the clients' totals only: allow 1 %
+# (a series without its last second lacks a third)
 lines = sum(c["lines"] for c in d["clients"])
 plines = sum(p["lines"] for p in pts)
-assert lines - 1000 <= plines <= lines, ("lines", plines, lines)
-assert sum(p["bytes"] for p in pts if not p["warmup"]) == \
-    sum(c["bytes"] for c in d["clients"]), "execute bytes"
+assert 0.99 * lines <= plines <= lines, ("lines", plines, lines)
+nbytes = sum(c["bytes"] for c in d["clients"])
+pbytes = sum(p["bytes"] for p in pts if not p["warmup"])
+assert 0.99 * nbytes <= pbytes <= nbytes, ("execute bytes", pbytes, nbytes)
 assert any(p["warmup"] for p in pts), "no warmup point"
 print("ok: %d points, %d of %d lines, from 0 to %.3f s" % (len(pts), plines, lines, t))
 PY
