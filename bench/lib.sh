@@ -98,6 +98,21 @@ results_init() {
 	summary=$RESULTS_DIR/summary.txt
 	: >"$summary"
 }
+# bench_env: the machine, the versions of both programs, the git tree
+# ($top) and the load, for RESULTS_DIR/env.txt
+bench_env() {
+	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kernel:  $(uname -r)"
+	echo "cpu:     $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "nproc:   $(nproc)"
+	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
+	echo "dbench:  $DBENCH ($(dpkg-query -W -f '${Package} ${Version}' dbench 2>/dev/null || echo version unknown))"
+	echo "ng:      $DBENCH_NG_ORIG ($("$DBENCH_NG" --version 2>&1 | head -1)), copied to $DBENCH_NG"
+	echo "ng sha256: $(sha256sum <"$DBENCH_NG" | cut -d' ' -f1)"
+	echo "git:     $(git -C "$top" describe --always --dirty 2>/dev/null || echo n/a)"
+	echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 say() { printf '%s\n' "$*" | tee -a "$summary"; }
 
 umount_retry() {

@@ -298,17 +298,8 @@ growth() {
 # ------------------------------------------------------------ the runs
 
 {
-	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "kernel:  $(uname -r)"
-	echo "cpu:     $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "nproc:   $(nproc)"
-	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
-	echo "dbench:  $DBENCH ($(dpkg-query -W -f '${Package} ${Version}' dbench 2>/dev/null || echo version unknown))"
-	echo "ng:      $DBENCH_NG_ORIG ($("$DBENCH_NG" --version 2>&1 | head -1)), copied to $DBENCH_NG"
-	echo "ng sha256: $(sha256sum <"$DBENCH_NG" | cut -d' ' -f1)"
-	echo "git:     $(git -C "$top" describe --always --dirty 2>/dev/null || echo n/a)"
+	bench_env
 	echo "settings: SOAK_SECS=$SOAK_SECS SOAK_CLIENTS=$SOAK_CLIENTS SOAK_PEER=$SOAK_PEER SOAK_LOADFILE=$SOAK_LOADFILE SOAK_SAMPLE=$SOAK_SAMPLE SOAK_BUCKET=$SOAK_BUCKET SOAK_MEM_START=$SOAK_MEM_START SOAK_TMPFS_SIZE=$SOAK_TMPFS_SIZE"
-	echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$RESULTS_DIR/env.txt"
 
 others() { pgrep -c '^dbench(-ng)?$' || true; }

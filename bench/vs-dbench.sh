@@ -151,18 +151,7 @@ fi
 csv=$RESULTS_DIR/runs.csv
 echo "prog,clients,round,exec_s,exec_lines,lines_per_s,table_ops,table_lines_per_s,mb_s,total_lines,real_s,user_s,sys_s,user_s_per_mline,sys_s_per_mline" >"$csv"
 
-{
-	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "kernel:  $(uname -r)"
-	echo "cpu:     $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "nproc:   $(nproc)"
-	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
-	echo "dbench:  $DBENCH ($(dpkg-query -W -f '${Package} ${Version}' dbench 2>/dev/null || echo version unknown))"
-	echo "ng:      $DBENCH_NG_ORIG ($("$DBENCH_NG" --version 2>&1 | head -1)), copied to $DBENCH_NG"
-	echo "ng sha256: $(sha256sum <"$DBENCH_NG" | cut -d' ' -f1)"
-	echo "git:     $(git -C "$top" describe --always --dirty 2>/dev/null || echo n/a)"
-	echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-} >"$RESULTS_DIR/env.txt"
+bench_env >"$RESULTS_DIR/env.txt"
 
 say "dbench 4.0 vs dbench-ng, loadfile $LOADFILE"
 say "scratch: $fs_note"
