@@ -89,14 +89,20 @@ awk -v max="$max" '
 	}' "$LOG" >"$TMP/chk" || fail "injection log: $(cat "$TMP/chk"): $(cat "$LOG")"
 echo "ok: Rename MaxLat $max ms, others < 250 ms, $(cat "$TMP/chk")"
 
+# fails_on OP ERROR: a run on faultfs exits 1, naming OP and ERROR;
+# faultfs is unmounted after it
+fails_on() {
+	"$DBNG" -t 5 --warmup 0 -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/err")"
+	grep "$1" "$TMP/err" | grep -q "$2" ||
+		fail "no $1 '$2' message: $(cat "$TMP/err")"
+	ffs_umount
+}
+
 note "(3) write error=ENOSPC count=1"
 ffs_mount --rule 'write:*/~wr* error=ENOSPC count=1'
-"$DBNG" -t 5 --warmup 0 -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ $rc = 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/err")"
-grep "WriteX" "$TMP/err" | grep -q "No space left on device" ||
-	fail "no WriteX ENOSPC message: $(cat "$TMP/err")"
-ffs_umount
+fails_on WriteX "No space left on device"
 if [ "$(grep -c ' error=ENOSPC start$' "$LOG")" != 1 ] ||
 	[ "$(wc -l <"$LOG")" != 1 ]; then
 	fail "injection log: $(cat "$LOG")"
@@ -107,12 +113,7 @@ echo "ok: $(head -1 "$TMP/err")"
 
 note "(4) unlink error=EIO"
 ffs_mount --rule 'unlink error=EIO'
-"$DBNG" -t 5 --warmup 0 -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err"
-rc=$?
-[ $rc = 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/err")"
-grep "Unlink" "$TMP/err" | grep -q "Input/output error" ||
-	fail "no Unlink EIO message: $(cat "$TMP/err")"
-ffs_umount
+fails_on Unlink "Input/output error"
 grep -q ' unlink .* error=EIO start$' "$LOG" || fail "injection log: $(cat "$LOG")"
 echo "ok: $(head -1 "$TMP/err")"
 rm -rf "${BACK:?}"/*
