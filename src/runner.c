@@ -33,11 +33,10 @@
 #include "report_text.h"
 #include "result.h"
 #include "shm.h"
+#include "ticks.h"
 #include "watchdog.h"
 
 #define SETUP_TIMEOUT_S 30
-
-enum phase { PH_WARMUP, PH_EXECUTE };
 
 struct runner {
 	const struct config *cfg;
@@ -58,22 +57,11 @@ struct runner {
 	char deaths[4][SLOT_MSG]; /* children that died without a message */
 	int ndeaths;
 
-	/* phases and dbench's figures */
-	enum phase phase;
-	bool cleanup;
-	uint64_t phase_start, end_ns;
-	uint64_t worst_ns; /* max of the execute-phase latency samples */
-	double last_tput;  /* MB/s of the last execute line */
-	bool printed_exec;
-
-	/* what goes into the result, and the time series */
+	/* phases, progress lines, the series */
+	struct ticks *ticks;
 	struct result *res;
 	struct watchdog *wd;
 	FILE *out;		/* stdout, or stderr with --json - */
-	uint64_t warmup_end_ns;
-	struct stats *cum_prev;	/* merged counts at the last point */
-	struct stats *cum_now;
-	uint64_t prev_lines, prev_bytes, prev_point_ns;
 };
 
 /* The program of client @id: -c A,B gives process p the file p mod 2, as
@@ -166,14 +154,6 @@ static void kill_all(struct runner *r, int sig)
 	}
 }
 
-static void set_stop(struct runner *r, enum stop_reason why)
-{
-	uint32_t none = STOP_NONE;
-
-	__atomic_compare_exchange_n(&r->shm->hdr.stop, &none, why, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
-
 /* The message for process @p killed by @sig: which clients, and the op
  * each was running (loadfile line) when it died. */
 static void describe_death(struct runner *r, int p, pid_t pid, int sig,
@@ -217,7 +197,7 @@ static void reap(struct runner *r)
 		if (r->killed && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 			continue;	/* we killed it: an interrupted run */
 		r->failed = true;
-		set_stop(r, STOP_FAILED);
+		shm_set_stop(r->shm, STOP_FAILED);
 		if (WIFSIGNALED(st) && r->ndeaths < 4)
 			describe_death(r, p, pid, WTERMSIG(st),
 				       r->deaths[r->ndeaths++]);
@@ -236,7 +216,7 @@ static void drain_signals(struct runner *r)
 		}
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
-			set_stop(r, STOP_SIGNAL);
+			shm_set_stop(r->shm, STOP_SIGNAL);
 			fprintf(stderr, "dbench-ng: interrupted by signal %d "
 				"(%s): stopping the clients\n",
 				r->interrupted, strsignal(r->interrupted));
@@ -312,205 +292,6 @@ static int wait_ready(struct runner *r)
 		}
 		wait_events(r, now + 100 * NSEC_PER_MSEC);
 	}
-}
-
-/* Print the completed passes the clients queued (--show-execute-time). */
-static void drain_passes(struct runner *r)
-{
-	for (int i = 0; i < r->cfg->nclients; i++) {
-		struct client_slot *s = slot(r, i);
-		uint64_t head =
-			__atomic_load_n(&s->pass_head, __ATOMIC_ACQUIRE);
-
-		while (s->pass_tail < head) {
-			struct pass_rec *p = &s->pass[s->pass_tail % PASS_RING];
-
-			fprintf(r->out, "%4d completed in %u ms at time %u ms\n", i,
-			       p->ms, p->at_ms);
-			s->pass_tail++;
-		}
-	}
-}
-
-static int clients_not_done(struct runner *r)
-{
-	int n = 0;
-
-	for (int i = 0; i < r->cfg->nclients; i++)
-		n += !slot(r, i)->cleaned;
-	return n;
-}
-
-static void print_cleanup(struct runner *r, double t)
-{
-	if (r->cfg->machine) {
-		/* later dbench: active, lines per client, MB/s, s, 0 */
-		uint64_t lines = 0, bytes = 0;
-
-		for (int i = 0; i < r->cfg->nclients; i++) {
-			lines += slot(r, i)->lines;
-			if (slot(r, i)->gen == r->shm->hdr.gen)
-				bytes += slot(r, i)->bytes;
-		}
-		fprintf(r->out, "@C@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
-			clients_not_done(r), lines / (uint64_t)r->cfg->nclients,
-			t > 0 ? 1e-6 * (double)bytes / t : 0.0,
-			(unsigned int)t, 0.0);
-	} else
-		fprintf(r->out, "%4d  cleanup %3.0f sec\n", clients_not_done(r),
-			t);
-}
-
-/* Add one interval to the time series: lines and bytes done, dbench's
- * latency figure @lat, and per op the count, exact max and p99 of the
- * calls that ended in it (from the difference of the merged cumulative
- * histograms of the clients). */
-static void add_point(struct runner *r, uint64_t now, uint64_t lines,
-		      uint64_t bytes, uint64_t lat)
-{
-	static struct hist d;
-	struct result_point p = {
-		.t = (double)(now - r->shm->hdr.start_ns) / 1e9,
-		.dur = (double)(now - r->prev_point_ns) / 1e9,
-		.warmup = r->phase == PH_WARMUP,
-		.lines = lines - r->prev_lines,
-		.bytes = bytes > r->prev_bytes ? bytes - r->prev_bytes : 0,
-		.latency_ms = (double)lat / 1e6,
-	};
-	struct stats *tmp;
-
-	memset(r->cum_now, 0, sizeof(*r->cum_now));
-	for (int i = 0; i < r->cfg->nclients; i++) {
-		struct client_slot *s = slot(r, i);
-
-		for (int o = 0; o < OP_NR; o++) {
-			uint64_t m = __atomic_exchange_n(&s->tick_op_max[o], 0,
-							 __ATOMIC_RELAXED);
-
-			if (m > p.max_ns[o])
-				p.max_ns[o] = m;
-		}
-		if (s->gen == r->shm->hdr.gen)
-			stats_add(r->cum_now, &s->st);
-	}
-	for (int o = 0; o < OP_NR; o++) {
-		hist_sub(&d, &r->cum_now->op[o], &r->cum_prev->op[o]);
-		d.max = p.max_ns[o];
-		p.count[o] = d.count;
-		p.p99_ns[o] = hist_value_at(&d, 99);
-	}
-	tmp = r->cum_prev;
-	r->cum_prev = r->cum_now;
-	r->cum_now = tmp;
-	r->prev_lines = lines;
-	r->prev_bytes = bytes;
-	r->prev_point_ns = now;
-	result_add_point(r->res, &p);
-}
-
-/* Sum the clients' lines and (this phase's) bytes, and take dbench's
- * latency figure: the longest op that ended since the last tick, or the
- * age of one still running.  Returns how many clients have done I/O. */
-static int sample(struct runner *r, uint64_t now, uint64_t *lines,
-		  uint64_t *bytes, uint64_t *lat)
-{
-	struct shm_hdr *hdr = &r->shm->hdr;
-	int active = 0;
-
-	*lines = *bytes = *lat = 0;
-	for (int i = 0; i < r->cfg->nclients; i++) {
-		struct client_slot *s = slot(r, i);
-		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
-						 __ATOMIC_RELAXED);
-		uint64_t start = s->last_start_ns;
-
-		if (s->state == SLOT_RUNNING && start && now > start &&
-		    now - start > m)
-			m = now - start;
-		if (m > *lat)
-			*lat = m;
-		*lines += s->lines;
-		if (s->gen == hdr->gen)
-			*bytes += s->bytes;
-		active += s->bytes != 0;
-	}
-	return active;
-}
-
-/* The one-second tick: dbench 4.0's progress logic (compat §3.3). */
-static void tick(struct runner *r, uint64_t now)
-{
-	const struct config *cfg = r->cfg;
-	struct shm_hdr *hdr = &r->shm->hdr;
-	double t = (double)(now - r->phase_start) / 1e9, mbs;
-	uint64_t lat, bytes, lines;
-	int active;
-
-	if (r->phase == PH_WARMUP && !hdr->stop && t > cfg->warmup) {
-		/* the last part of the warmup gets its point (dbench prints
-		 * no line for it), so the series loses no second */
-		sample(r, now, &lines, &bytes, &lat);
-		add_point(r, now, lines, bytes, lat);
-		r->phase = PH_EXECUTE;
-		r->phase_start = now;
-		r->worst_ns = 0;
-		r->warmup_end_ns = now;
-		__atomic_add_fetch(&hdr->gen, 1, __ATOMIC_SEQ_CST);
-		for (int i = 0; i < cfg->nclients; i++) {
-			struct client_slot *sl = slot(r, i);
-
-			__atomic_exchange_n(&sl->tick_max_ns, 0,
-					    __ATOMIC_RELAXED);
-			for (int o = 0; o < OP_NR; o++)
-				__atomic_exchange_n(&sl->tick_op_max[o], 0,
-						    __ATOMIC_RELAXED);
-		}
-		/* the series counts the execute phase from zero */
-		memset(r->cum_prev, 0, sizeof(*r->cum_prev));
-		r->prev_bytes = 0;
-		r->prev_lines = 0;
-		for (int i = 0; i < cfg->nclients; i++)
-			r->prev_lines += slot(r, i)->lines;
-		r->prev_point_ns = now;
-		return;
-	}
-	if (r->phase == PH_EXECUTE && !hdr->stop && t > cfg->timelimit)
-		set_stop(r, STOP_TIME);
-	if (hdr->stop && !r->cleanup) {
-		r->cleanup = true;
-		r->end_ns = now;
-		/* the measured phase's last, partial interval: its point */
-		sample(r, now, &lines, &bytes, &lat);
-		add_point(r, now, lines, bytes, lat);
-	}
-	if (t < 1)
-		return;
-	if (r->cleanup) {
-		print_cleanup(r, t);
-		return;
-	}
-	active = sample(r, now, &lines, &bytes, &lat);
-	mbs = 1e-6 * (double)bytes / t;
-	if (r->phase == PH_EXECUTE) {
-		if (lat > r->worst_ns)
-			r->worst_ns = lat;
-		r->last_tput = mbs;
-		r->printed_exec = true;
-		active = cfg->nclients;
-	}
-	add_point(r, now, lines, bytes, lat);
-	if (cfg->machine)
-		fprintf(r->out, "@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
-		       r->phase == PH_EXECUTE ? 'R' : 'W', active,
-		       lines / (uint64_t)cfg->nclients, mbs,
-		       (unsigned int)t, (double)lat / 1e6);
-	else
-		/* dbench's "%8d", without its int overflow on long runs */
-		fprintf(r->out, "%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
-		       "latency %.03f ms\n",
-		       active, lines / (uint64_t)cfg->nclients, mbs,
-		       r->phase == PH_EXECUTE ? "execute" : "warmup", t,
-		       (double)lat / 1e6);
 }
 
 /* --------------------------- results ----------------------------------- */
@@ -613,14 +394,7 @@ static int fill_result(struct runner *r)
 	}
 	for (int i = 0; i < r->ndeaths; i++)
 		add_error(res, r->deaths[i]);
-	if (r->warmup_end_ns)
-		res->warmup_s = (double)(r->warmup_end_ns - hdr->start_ns) / 1e9;
-	if (r->phase == PH_EXECUTE && r->end_ns > r->phase_start)
-		res->measured_s = (double)(r->end_ns - r->phase_start) / 1e9;
-	res->throughput = r->last_tput;
-	if (!r->printed_exec && res->measured_s > 0)
-		res->throughput = 1e-6 * (double)bytes / res->measured_s;
-	res->max_latency_ms = (double)r->worst_ns / 1e6;
+	ticks_fill(r->ticks, res, bytes);
 	return 0;
 }
 
@@ -681,10 +455,7 @@ static void run_phases(struct runner *r)
 
 	fprintf(r->out, "releasing clients\n");
 	fflush(r->out);
-	hdr->start_ns = clock_ns();
-	r->phase_start = hdr->start_ns;
-	r->prev_point_ns = hdr->start_ns;	/* the first point's start */
-	r->phase = cfg->warmup > 0 ? PH_WARMUP : PH_EXECUTE;
+	ticks_release(r->ticks, clock_ns());
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);
 	r->barrier[1] = -1;
@@ -715,14 +486,11 @@ static void run_phases(struct runner *r)
 		wait_events(r, next);
 		now = clock_ns();
 		if (now >= next) {
-			enum phase before = r->phase;
-
-			tick(r, now);
-			if (r->phase !=
-			    before) /* ticks follow the phase start */
-				next = r->phase_start;
+			/* ticks follow the phase start */
+			if (ticks_tick(r->ticks, now))
+				next = r->ticks->phase_start;
 			if (cfg->show_exec_time)
-				drain_passes(r);
+				ticks_passes(r->ticks);
 			fflush(r->out);
 			while (next <= now)
 				next += NSEC_PER_SEC;
@@ -730,13 +498,8 @@ static void run_phases(struct runner *r)
 	}
 	watchdog_stop(r->wd);
 	r->wd = NULL;
-	/* every child is gone: the final cleanup line, as dbench prints */
-	if (!r->cleanup) {
-		r->cleanup = true;
-		r->end_ns = clock_ns();
-	}
 	if (cfg->show_exec_time)
-		drain_passes(r);
+		ticks_passes(r->ticks);
 	for (int i = 0; i < cfg->nclients; i++) {
 		if (slot(r, i)->pass_dropped)
 			fprintf(stderr, "dbench-ng: client %d: %" PRIu64 " pass "
@@ -744,7 +507,8 @@ static void run_phases(struct runner *r)
 				"second)\n", i, (uint64_t)slot(r, i)->pass_dropped,
 				PASS_RING);
 	}
-	print_cleanup(r, (double)(clock_ns() - r->phase_start) / 1e9);
+	/* every child is gone: the final cleanup line, as dbench prints */
+	ticks_end(r->ticks, clock_ns());
 }
 
 int runner_run(const struct config *cfg, struct program **progs, int nprogs,
@@ -769,10 +533,9 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
-	r.cum_prev = calloc(1, sizeof(*r.cum_prev));
-	r.cum_now = calloc(1, sizeof(*r.cum_now));
+	r.ticks = ticks_new(cfg, r.shm, res, r.out);
 	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty ||
-	    !r.cum_prev || !r.cum_now) {
+	    !r.ticks) {
 		fprintf(stderr,
 			"dbench-ng: cannot allocate memory for %d "
 			"clients: %s\n",
@@ -782,7 +545,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	if (start_children(&r) == 0 && wait_ready(&r) == 0) {
 		run_phases(&r);
 	} else {
-		set_stop(&r, r.interrupted ? STOP_SIGNAL : STOP_FAILED);
+		shm_set_stop(r.shm, r.interrupted ? STOP_SIGNAL : STOP_FAILED);
 		if (r.barrier[1] >= 0)
 			close(r.barrier[1]); /* releases them to exit */
 		while (r.nalive > 0)
@@ -809,22 +572,21 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	} else if (r.failed) {
 		/* the cause first, then what the clean-up has to say */
 		print_failures(&r);
-		rc = r.phase_start ? 1 : 3;
+		rc = r.ticks->phase_start ? 1 : 3;
 	} else {
 		rc = r.interrupted ? 128 + r.interrupted : 0;
 	}
 	if (be->fini)
 		be->fini(cfg, dirty);
 	/* what was measured, also after a failure once the clients ran */
-	if (rc != 3 && (!r.failed || r.phase_start)) {
+	if (rc != 3 && (!r.failed || r.ticks->phase_start)) {
 		report_text(r.out, res, NULL);
 		fflush(r.out);
 	}
 out:
 	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
 		close(r.sigfd);
-	free(r.cum_prev);
-	free(r.cum_now);
+	ticks_free(r.ticks);
 	free(dirty);
 	free(r.pids);
 	free(r.status);

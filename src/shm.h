@@ -11,6 +11,7 @@
 #ifndef DBNG_SHM_H
 #define DBNG_SHM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stats.h"
@@ -88,6 +89,16 @@ struct shm {
 	struct shm_hdr hdr;
 	struct client_slot slot[];
 };
+
+/* shm_set_stop - stop the run for @why, unless it is already stopping
+ * (the first reason stays). */
+static inline void shm_set_stop(struct shm *s, enum stop_reason why)
+{
+	uint32_t none = STOP_NONE;
+
+	__atomic_compare_exchange_n(&s->hdr.stop, &none, why, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 
 /* shm_alloc - one zeroed shared anonymous mapping for @nclients slots;
  * NULL with errno set on failure. */

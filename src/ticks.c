@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ticks.c - the one-second tick of the parent: dbench 4.0's phase and
+ * progress-line logic (dbench-compat.md §3.3, §3.6) and the time series.
+ */
+#include "ticks.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "result.h"
+#include "shm.h"
+
+struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
+			struct result *res, FILE *out)
+{
+	struct ticks *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cfg = cfg;
+	t->shm = shm;
+	t->res = res;
+	t->out = out;
+	t->cum_prev = calloc(1, sizeof(*t->cum_prev));
+	t->cum_now = calloc(1, sizeof(*t->cum_now));
+	if (!t->cum_prev || !t->cum_now) {
+		ticks_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void ticks_free(struct ticks *t)
+{
+	if (!t)
+		return;
+	free(t->cum_prev);
+	free(t->cum_now);
+	free(t);
+}
+
+static struct client_slot *slot(const struct ticks *t, int id)
+{
+	return &t->shm->slot[id];
+}
+
+void ticks_release(struct ticks *t, uint64_t now)
+{
+	t->shm->hdr.start_ns = now;
+	t->phase_start = now;
+	t->prev_point_ns = now; /* the first point's start */
+	t->phase = t->cfg->warmup > 0 ? TICKS_WARMUP : TICKS_EXECUTE;
+}
+
+void ticks_passes(struct ticks *t)
+{
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *s = slot(t, i);
+		uint64_t head =
+			__atomic_load_n(&s->pass_head, __ATOMIC_ACQUIRE);
+
+		while (s->pass_tail < head) {
+			struct pass_rec *p = &s->pass[s->pass_tail % PASS_RING];
+
+			fprintf(t->out, "%4d completed in %u ms at time %u ms\n",
+				i, p->ms, p->at_ms);
+			s->pass_tail++;
+		}
+	}
+}
+
+/* Clients whose tree is not cleaned up yet. */
+static int clients_not_done(const struct ticks *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->cfg->nclients; i++)
+		n += !slot(t, i)->cleaned;
+	return n;
+}
+
+static void print_cleanup(struct ticks *t, double secs, int not_done)
+{
+	const struct config *cfg = t->cfg;
+
+	if (cfg->machine) {
+		/* later dbench: active, lines per client, MB/s, s, 0 */
+		uint64_t lines = 0, bytes = 0;
+
+		for (int i = 0; i < cfg->nclients; i++) {
+			lines += slot(t, i)->lines;
+			if (slot(t, i)->gen == t->shm->hdr.gen)
+				bytes += slot(t, i)->bytes;
+		}
+		fprintf(t->out, "@C@%d@%" PRIu64 "@%.2f@%u@%.03f@\n", not_done,
+			lines / (uint64_t)cfg->nclients,
+			secs > 0 ? 1e-6 * (double)bytes / secs : 0.0,
+			(unsigned int)secs, 0.0);
+	} else {
+		fprintf(t->out, "%4d  cleanup %3.0f sec\n", not_done, secs);
+	}
+}
+
+/* Add one interval to the time series: lines and bytes done, dbench's
+ * latency figure @lat, and per op the count, exact max and p99 of the
+ * calls that ended in it (from the difference of the merged cumulative
+ * histograms of the clients). */
+static void add_point(struct ticks *t, uint64_t now, uint64_t lines,
+		      uint64_t bytes, uint64_t lat)
+{
+	struct result_point p = {
+		.t = (double)(now - t->shm->hdr.start_ns) / 1e9,
+		.dur = (double)(now - t->prev_point_ns) / 1e9,
+		.warmup = t->phase == TICKS_WARMUP,
+		.lines = lines - t->prev_lines,
+		.bytes = bytes > t->prev_bytes ? bytes - t->prev_bytes : 0,
+		.latency_ms = (double)lat / 1e6,
+	};
+	struct stats *tmp;
+
+	memset(t->cum_now, 0, sizeof(*t->cum_now));
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *s = slot(t, i);
+
+		for (int o = 0; o < OP_NR; o++) {
+			uint64_t m = __atomic_exchange_n(&s->tick_op_max[o], 0,
+							 __ATOMIC_RELAXED);
+
+			if (m > p.max_ns[o])
+				p.max_ns[o] = m;
+		}
+		if (s->gen == t->shm->hdr.gen)
+			stats_add(t->cum_now, &s->st);
+	}
+	for (int o = 0; o < OP_NR; o++) {
+		hist_sub(&t->d, &t->cum_now->op[o], &t->cum_prev->op[o]);
+		t->d.max = p.max_ns[o];
+		p.count[o] = t->d.count;
+		p.p99_ns[o] = hist_value_at(&t->d, 99);
+	}
+	tmp = t->cum_prev;
+	t->cum_prev = t->cum_now;
+	t->cum_now = tmp;
+	t->prev_lines = lines;
+	t->prev_bytes = bytes;
+	t->prev_point_ns = now;
+	result_add_point(t->res, &p);
+}
+
+/* Sum the clients' lines and (this phase's) bytes, and take dbench's
+ * latency figure: the longest op that ended since the last tick, or the
+ * age of one still running.  Returns how many clients have done I/O. */
+static int sample(struct ticks *t, uint64_t now, uint64_t *lines,
+		  uint64_t *bytes, uint64_t *lat)
+{
+	int active = 0;
+
+	*lines = *bytes = *lat = 0;
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *s = slot(t, i);
+		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
+						 __ATOMIC_RELAXED);
+		uint64_t start = s->last_start_ns;
+
+		if (s->state == SLOT_RUNNING && start && now > start &&
+		    now - start > m)
+			m = now - start;
+		if (m > *lat)
+			*lat = m;
+		*lines += s->lines;
+		if (s->gen == t->shm->hdr.gen)
+			*bytes += s->bytes;
+		active += s->bytes != 0;
+	}
+	return active;
+}
+
+/* The warmup is over at @now: count afresh from here (no line printed). */
+static void end_warmup(struct ticks *t, uint64_t now)
+{
+	struct shm_hdr *hdr = &t->shm->hdr;
+	uint64_t lines, bytes, lat;
+
+	/* the last part of the warmup gets its point (dbench prints no
+	 * line for it), so the series loses no second */
+	sample(t, now, &lines, &bytes, &lat);
+	add_point(t, now, lines, bytes, lat);
+	t->phase = TICKS_EXECUTE;
+	t->phase_start = now;
+	t->worst_ns = 0;
+	t->warmup_end_ns = now;
+	__atomic_add_fetch(&hdr->gen, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *sl = slot(t, i);
+
+		__atomic_exchange_n(&sl->tick_max_ns, 0, __ATOMIC_RELAXED);
+		for (int o = 0; o < OP_NR; o++)
+			__atomic_exchange_n(&sl->tick_op_max[o], 0,
+					    __ATOMIC_RELAXED);
+	}
+	/* the series counts the execute phase from zero */
+	memset(t->cum_prev, 0, sizeof(*t->cum_prev));
+	t->prev_bytes = 0;
+	t->prev_lines = 0;
+	for (int i = 0; i < t->cfg->nclients; i++)
+		t->prev_lines += slot(t, i)->lines;
+	t->prev_point_ns = now;
+}
+
+/* The clients were told to stop (or all left) at @now: the measured
+ * phase ends, and its last, partial interval gets its point. */
+static void begin_cleanup(struct ticks *t, uint64_t now)
+{
+	uint64_t lines, bytes, lat;
+
+	t->cleanup = true;
+	t->end_ns = now;
+	sample(t, now, &lines, &bytes, &lat);
+	add_point(t, now, lines, bytes, lat);
+}
+
+bool ticks_tick(struct ticks *t, uint64_t now)
+{
+	const struct config *cfg = t->cfg;
+	struct shm_hdr *hdr = &t->shm->hdr;
+	double secs = (double)(now - t->phase_start) / 1e9, mbs;
+	uint64_t lat, bytes, lines;
+	/* taken first, as dbench 4.0 does: the tick that ends the execute
+	 * phase shows every client still to clean up */
+	int not_done = clients_not_done(t), active;
+
+	if (t->phase == TICKS_WARMUP && !hdr->stop && secs > cfg->warmup) {
+		end_warmup(t, now);
+		return true;
+	}
+	if (t->phase == TICKS_EXECUTE && !hdr->stop && secs > cfg->timelimit)
+		shm_set_stop(t->shm, STOP_TIME);
+	if (hdr->stop && !t->cleanup)
+		begin_cleanup(t, now);
+	if (secs < 1)
+		return false;
+	if (t->cleanup) {
+		/* the line with 0 is ticks_end's alone: a tick between the
+		 * last clean-up and the exit of the processes would print
+		 * it twice */
+		if (not_done)
+			print_cleanup(t, secs, not_done);
+		return false;
+	}
+	active = sample(t, now, &lines, &bytes, &lat);
+	mbs = 1e-6 * (double)bytes / secs;
+	if (t->phase == TICKS_EXECUTE) {
+		if (lat > t->worst_ns)
+			t->worst_ns = lat;
+		t->last_tput = mbs;
+		t->printed_exec = true;
+		active = cfg->nclients;
+	}
+	add_point(t, now, lines, bytes, lat);
+	if (cfg->machine)
+		fprintf(t->out, "@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
+			t->phase == TICKS_EXECUTE ? 'R' : 'W', active,
+			lines / (uint64_t)cfg->nclients, mbs,
+			(unsigned int)secs, (double)lat / 1e6);
+	else
+		/* dbench's "%8d", without its int overflow on long runs */
+		fprintf(t->out,
+			"%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
+			"latency %.03f ms\n",
+			active, lines / (uint64_t)cfg->nclients, mbs,
+			t->phase == TICKS_EXECUTE ? "execute" : "warmup", secs,
+			(double)lat / 1e6);
+	return false;
+}
+
+void ticks_end(struct ticks *t, uint64_t now)
+{
+	/* every client left before a tick saw it (--run-once): the
+	 * measured phase ends here, with its point */
+	if (!t->cleanup)
+		begin_cleanup(t, now);
+	print_cleanup(t, (double)(now - t->phase_start) / 1e9,
+		      clients_not_done(t));
+}
+
+void ticks_fill(const struct ticks *t, struct result *res, uint64_t bytes)
+{
+	const struct shm_hdr *hdr = &t->shm->hdr;
+
+	if (t->warmup_end_ns)
+		res->warmup_s = (double)(t->warmup_end_ns - hdr->start_ns) / 1e9;
+	if (t->phase == TICKS_EXECUTE && t->end_ns > t->phase_start)
+		res->measured_s = (double)(t->end_ns - t->phase_start) / 1e9;
+	res->throughput = t->last_tput;
+	if (!t->printed_exec && res->measured_s > 0)
+		res->throughput = 1e-6 * (double)bytes / res->measured_s;
+	res->max_latency_ms = (double)t->worst_ns / 1e6;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ticks.h - the parent's one-second tick: phases (warmup, execute,
+ * cleanup), dbench 4.0's progress lines and the per-second time series,
+ * read from the clients' slots.
+ *
+ * Time is an argument: every call takes the monotonic time @now from its
+ * caller and nothing here reads a clock, so the unit tests drive a run of
+ * any length on a fake clock, tick by tick.
+ */
+#ifndef DBNG_TICKS_H
+#define DBNG_TICKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "histogram.h"
+
+struct config;
+struct result;
+struct shm;
+struct stats;
+
+enum ticks_phase { TICKS_WARMUP, TICKS_EXECUTE };
+
+struct ticks {
+	const struct config *cfg;
+	struct shm *shm;
+	struct result *res; /* the time series goes to res->points */
+	FILE *out;
+
+	enum ticks_phase phase;
+	bool cleanup;		/* the clients were told to stop */
+	uint64_t phase_start;	/* 0 until the release */
+	uint64_t end_ns;	/* when the cleanup began */
+	uint64_t warmup_end_ns; /* 0: no warmup ended */
+	uint64_t worst_ns;	/* max of the execute lines' latency */
+	double last_tput;	/* MB/s of the last execute line */
+	bool printed_exec;
+
+	/* the series: merged counts at the last point, and the scratch
+	 * histogram of one interval */
+	struct stats *cum_prev, *cum_now;
+	uint64_t prev_lines, prev_bytes, prev_point_ns;
+	struct hist d;
+};
+
+/* ticks_new - a ticker for the run of @cfg on the slots of @shm; NULL
+ * when out of memory. */
+struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
+			struct result *res, FILE *out);
+void ticks_free(struct ticks *t);
+
+/* ticks_release - the clients are released at @now: the phase clock and
+ * the series start. */
+void ticks_release(struct ticks *t, uint64_t now);
+
+/* ticks_tick - one tick at @now: end the warmup or the execute phase when
+ * due, print one progress line (none in the first second), add a point
+ * to the series.  Returns true when a new phase began at t->phase_start,
+ * from which the next ticks count whole seconds. */
+bool ticks_tick(struct ticks *t, uint64_t now);
+
+/* ticks_passes - print the passes the clients completed since the last
+ * call (--show-execute-time). */
+void ticks_passes(struct ticks *t);
+
+/* ticks_end - every client process is gone at @now: close the measured
+ * phase if no tick did, and print the final cleanup line. */
+void ticks_end(struct ticks *t, uint64_t now);
+
+/* ticks_fill - dbench's figures into @res: warmup and measured seconds,
+ * Throughput (the last execute line's MB/s) and max_latency.  @bytes is
+ * what the clients moved in the measured phase. */
+void ticks_fill(const struct ticks *t, struct result *res, uint64_t bytes);
+
+#endif

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_ticks.c - the parent's one-second tick on a fake clock: phases,
+ * dbench 4.0's progress and cleanup lines byte for byte, the latency
+ * figure, Throughput and max_latency, the time series, --machine-readable
+ * and --show-execute-time.  The "clients" are slots this test writes the
+ * way a client does; time is whatever the test says it is.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "options.h"
+#include "result.h"
+#include "shm.h"
+#include "ticks.h"
+
+#define T0 (1000 * NSEC_PER_SEC) /* the release, on the fake clock */
+#define MS NSEC_PER_MSEC
+#define S  NSEC_PER_SEC
+
+struct fix {
+	struct config cfg;
+	struct shm *shm;
+	struct result *res;
+	struct ticks *t;
+	char *buf;
+	size_t len;
+};
+
+static struct fix *fix_new(int nclients, int timelimit, int warmup)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->cfg.nprocs = nclients;
+	f->cfg.cpp = 1;
+	f->cfg.nclients = nclients;
+	f->cfg.timelimit = timelimit;
+	f->cfg.warmup = warmup;
+	f->shm = shm_alloc(nclients);
+	f->res = result_new();
+	assert_non_null(f->shm);
+	assert_non_null(f->res);
+	f->t = ticks_new(&f->cfg, f->shm, f->res, open_memstream(&f->buf,
+								 &f->len));
+	assert_non_null(f->t);
+	assert_non_null(f->t->out);
+	for (int i = 0; i < nclients; i++)
+		f->shm->slot[i].state = SLOT_RUNNING;
+	ticks_release(f->t, T0);
+	return f;
+}
+
+static void fix_free(struct fix *f)
+{
+	fclose(f->t->out);
+	free(f->buf);
+	ticks_free(f->t);
+	result_free(f->res);
+	shm_free(f->shm, f->cfg.nclients);
+	free(f);
+}
+
+/* What was printed since the last call must be @want exactly. */
+static void expect_out(struct fix *f, const char *want)
+{
+	fflush(f->t->out);
+	if (strcmp(f->buf, want))
+		fail_msg("printed:\n%s\nexpected:\n%s", f->buf, want);
+	fclose(f->t->out);
+	free(f->buf);
+	f->buf = NULL;
+	f->t->out = open_memstream(&f->buf, &f->len);
+	assert_non_null(f->t->out);
+}
+
+/* Client @id did @lines more lines and moved @bytes more bytes, as the
+ * client loop publishes them (adopting a new generation first). */
+static void work(struct fix *f, int id, uint64_t lines, uint64_t bytes)
+{
+	struct client_slot *s = &f->shm->slot[id];
+
+	if (s->gen != f->shm->hdr.gen) {
+		stats_reset(&s->st);
+		s->bytes = 0;
+		s->gen = f->shm->hdr.gen;
+	}
+	s->lines += lines;
+	s->bytes += bytes;
+}
+
+/* Client @id timed one @op call of @ns nanoseconds. */
+static void call(struct fix *f, int id, enum op_type op, uint64_t ns)
+{
+	struct client_slot *s = &f->shm->slot[id];
+
+	hist_record(&s->st.op[op], ns);
+	if (ns > s->tick_op_max[op])
+		s->tick_op_max[op] = ns;
+	if (ns > s->tick_max_ns)
+		s->tick_max_ns = ns;
+}
+
+static void clean(struct fix *f, int id)
+{
+	f->shm->slot[id].state = SLOT_DONE;
+	f->shm->slot[id].cleaned = 1;
+}
+
+/* The series is back to back from the release and holds @lines lines and
+ * @bytes bytes in the points with warmup flag @warmup. */
+static void expect_series(const struct fix *f, bool warmup, uint64_t lines,
+			  uint64_t bytes)
+{
+	const struct result *r = f->res;
+	uint64_t l = 0, b = 0;
+	double end = 0;
+
+	for (uint32_t i = 0; i < r->npoints; i++) {
+		const struct result_point *p = &r->points[i];
+
+		if (p->t - p->dur < end - 1e-9 || p->t - p->dur > end + 1e-9)
+			fail_msg("point %u starts at %.9f, not at %.9f", i,
+				 p->t - p->dur, end);
+		end = p->t;
+		if (p->warmup == warmup) {
+			l += p->lines;
+			b += p->bytes;
+		}
+	}
+	assert_int_equal(l, lines);
+	assert_int_equal(b, bytes);
+}
+
+/* -t 3 --warmup 2, one client: every line dbench 4.0 prints, in order. */
+static void test_phases(void **state)
+{
+	struct fix *f = fix_new(1, 3, 2);
+	uint64_t ps;
+
+	(void)state;
+	assert_false(ticks_tick(f->t, T0 + 500 * MS)); /* t < 1: silent */
+	expect_out(f, "");
+
+	work(f, 0, 100, 2000000);
+	call(f, 0, OP_WRITEX, 1500 * NSEC_PER_USEC);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1       100     2.00 MB/sec  warmup   1 sec  "
+		      "latency 1.500 ms\n");
+
+	/* exactly 2 s is not past a 2 s warmup (dbench: t > warmup) */
+	work(f, 0, 100, 2000000);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "   1       200     2.00 MB/sec  warmup   2 sec  "
+		      "latency 0.000 ms\n");
+
+	/* past it: the execute phase starts here, nothing is printed */
+	work(f, 0, 50, 1000000);
+	ps = T0 + 2 * S + MS;
+	assert_true(ticks_tick(f->t, ps));
+	expect_out(f, "");
+	assert_int_equal(f->t->phase_start, ps);
+	assert_int_equal(f->shm->hdr.gen, 1);
+	assert_int_equal(f->shm->hdr.stop, STOP_NONE);
+
+	/* the line counter is since the start, MB/s since the phase start */
+	work(f, 0, 50, 1000000);
+	assert_false(ticks_tick(f->t, ps + S));
+	expect_out(f, "   1       300     1.00 MB/sec  execute   1 sec  "
+		      "latency 0.000 ms\n");
+	work(f, 0, 100, 2000000);
+	call(f, 0, OP_RENAME, 9 * MS);
+	assert_false(ticks_tick(f->t, ps + 2 * S));
+	expect_out(f, "   1       400     1.50 MB/sec  execute   2 sec  "
+		      "latency 9.000 ms\n");
+
+	/* past the time limit: stop, and the first cleanup line counts the
+	 * client that was running when the tick began */
+	work(f, 0, 100, 1000000);
+	assert_false(ticks_tick(f->t, ps + 3 * S + MS));
+	assert_int_equal(f->shm->hdr.stop, STOP_TIME);
+	expect_out(f, "   1  cleanup   3 sec\n");
+
+	/* cleaned up, its process not yet reaped: the tick prints no line,
+	 * so "0 cleanup" comes once, from ticks_end (it came twice) */
+	clean(f, 0);
+	assert_false(ticks_tick(f->t, ps + 4 * S));
+	expect_out(f, "");
+	ticks_end(f->t, ps + 4 * S + 600 * MS);
+	/* %3.0f rounds: 4.6 s after the phase start reads "5 sec" */
+	expect_out(f, "   0  cleanup   5 sec\n");
+
+	ticks_fill(f->t, f->res, 4000000);
+	assert_true(f->res->warmup_s > 2.000999 && f->res->warmup_s < 2.001001);
+	assert_true(f->res->measured_s > 3.000999 &&
+		    f->res->measured_s < 3.001001);
+	/* Throughput is the last execute line's figure, max_latency the
+	 * largest latency an execute line printed */
+	assert_true(f->res->throughput == 1.5);
+	assert_true(f->res->max_latency_ms == 9.0);
+
+	/* every line and byte is in the series once: the warmup's 250 lines
+	 * (the 50 of its last part included), the execute phase's 250 */
+	expect_series(f, true, 250, 5000000);
+	expect_series(f, false, 250, 4000000);
+	fix_free(f);
+}
+
+/* Several cleanup ticks: the count falls as clients finish, one line a
+ * second, and a single "0" line at the end. */
+static void test_cleanup_lines(void **state)
+{
+	struct fix *f = fix_new(3, 1, 0);
+
+	(void)state;
+	work(f, 0, 10, 100);
+	work(f, 1, 10, 100);
+	work(f, 2, 10, 100);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   3        10     0.00 MB/sec  execute   1 sec  "
+		      "latency 0.000 ms\n");
+	clean(f, 2); /* finished on its own (--run-once) before the stop */
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "   2  cleanup   2 sec\n");
+	clean(f, 0);
+	assert_false(ticks_tick(f->t, T0 + 3 * S));
+	expect_out(f, "   1  cleanup   3 sec\n");
+	assert_false(ticks_tick(f->t, T0 + 4 * S));
+	expect_out(f, "   1  cleanup   4 sec\n");
+	clean(f, 1);
+	ticks_end(f->t, T0 + 4 * S + 100 * MS);
+	expect_out(f, "   0  cleanup   4 sec\n");
+	fix_free(f);
+}
+
+/* dbench's latency figure: the longest gap since the last tick, or the
+ * age of the line still running; only running clients have an age. */
+static void test_latency_figure(void **state)
+{
+	struct fix *f = fix_new(2, 10, 0);
+	uint64_t now = T0 + S;
+
+	(void)state;
+	work(f, 0, 1, 1);
+	work(f, 1, 1, 1);
+	f->shm->slot[0].tick_max_ns = 2 * MS;
+	f->shm->slot[1].last_start_ns = now - 7 * MS;
+	assert_false(ticks_tick(f->t, now));
+	expect_out(f, "   2         1     0.00 MB/sec  execute   1 sec  "
+		      "latency 7.000 ms\n");
+	/* the maxima were taken: the next second starts from nothing, and a
+	 * client that stopped running has no age */
+	f->shm->slot[1].state = SLOT_CLEANUP;
+	assert_false(ticks_tick(f->t, now + S));
+	expect_out(f, "   2         1     0.00 MB/sec  execute   2 sec  "
+		      "latency 0.000 ms\n");
+	assert_int_equal(f->t->worst_ns, 7 * MS);
+	fix_free(f);
+}
+
+/* In the warmup the first column counts the clients that did I/O. */
+static void test_warmup_active(void **state)
+{
+	struct fix *f = fix_new(3, 5, 2);
+
+	(void)state;
+	work(f, 0, 5, 10);
+	work(f, 1, 5, 0);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1         3     0.00 MB/sec  warmup   1 sec  "
+		      "latency 0.000 ms\n");
+	fix_free(f);
+}
+
+/* A signal in the warmup: cleanup lines, nothing measured, no
+ * Throughput. */
+static void test_interrupted_in_warmup(void **state)
+{
+	struct fix *f = fix_new(1, 10, 5);
+
+	(void)state;
+	work(f, 0, 100, 1000);
+	shm_set_stop(f->shm, STOP_SIGNAL);
+	shm_set_stop(f->shm, STOP_TIME); /* the first reason stays */
+	assert_int_equal(f->shm->hdr.stop, STOP_SIGNAL);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1  cleanup   1 sec\n");
+	clean(f, 0);
+	ticks_end(f->t, T0 + S + MS);
+	expect_out(f, "   0  cleanup   1 sec\n");
+	ticks_fill(f->t, f->res, 0);
+	assert_true(f->res->measured_s == 0);
+	assert_true(f->res->warmup_s == 0);
+	assert_true(f->res->throughput == 0);
+	expect_series(f, true, 100, 1000);
+	fix_free(f);
+}
+
+/* --run-once: every client left before a tick; the end closes the phase,
+ * the series gets the last interval, Throughput comes from the bytes. */
+static void test_all_left_before_a_tick(void **state)
+{
+	struct fix *f = fix_new(2, 60, 0);
+
+	(void)state;
+	work(f, 0, 40, 3000000);
+	work(f, 1, 40, 3000000);
+	clean(f, 0);
+	clean(f, 1);
+	ticks_end(f->t, T0 + 300 * MS);
+	expect_out(f, "   0  cleanup   0 sec\n");
+	ticks_fill(f->t, f->res, 6000000);
+	assert_true(f->res->measured_s > 0.2999 && f->res->measured_s < 0.3001);
+	assert_true(f->res->throughput > 19.999 && f->res->throughput < 20.001);
+	expect_series(f, false, 80, 6000000);
+	fix_free(f);
+}
+
+/* The series: per op, the calls that ended in each second, their max
+ * and p99, from the difference of the cumulative histograms. */
+static void test_series_ops(void **state)
+{
+	struct fix *f = fix_new(2, 10, 0);
+	const struct result_point *p;
+
+	(void)state;
+	work(f, 0, 1, 0);
+	work(f, 1, 1, 0);
+	for (int i = 0; i < 100; i++)
+		call(f, i % 2, OP_RENAME, (uint64_t)(i + 1) * NSEC_PER_USEC);
+	assert_false(ticks_tick(f->t, T0 + S));
+	call(f, 1, OP_RENAME, 500 * MS);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	assert_int_equal(f->res->npoints, 2);
+	p = &f->res->points[0];
+	assert_int_equal(p->count[OP_RENAME], 100);
+	assert_int_equal(p->max_ns[OP_RENAME], 100 * NSEC_PER_USEC);
+	/* p99 of 1..100 us within the histogram's 1 % */
+	assert_true(p->p99_ns[OP_RENAME] >= 98 * NSEC_PER_USEC &&
+		    p->p99_ns[OP_RENAME] <= 101 * NSEC_PER_USEC);
+	assert_true(p->t == 1.0 && p->dur == 1.0 && !p->warmup);
+	p = &f->res->points[1];
+	assert_int_equal(p->count[OP_RENAME], 1);
+	assert_int_equal(p->max_ns[OP_RENAME], 500 * MS);
+	assert_int_equal(p->count[OP_WRITEX], 0);
+	fix_free(f);
+}
+
+static void test_machine_readable(void **state)
+{
+	struct fix *f = fix_new(2, 1, 1);
+	uint64_t ps = T0 + S + MS;
+
+	(void)state;
+	f->cfg.machine = true;
+	work(f, 0, 10, 1000000);
+	work(f, 1, 20, 1000000);
+	call(f, 1, OP_WRITEX, 3 * MS);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "@W@2@15@2.00@1@3.000@\n");
+	assert_true(ticks_tick(f->t, ps));
+	work(f, 0, 10, 500000);
+	work(f, 1, 10, 500000);
+	assert_false(ticks_tick(f->t, ps + S));
+	expect_out(f, "@R@2@25@1.00@1@0.000@\n");
+	assert_false(ticks_tick(f->t, ps + 2 * S));
+	expect_out(f, "@C@2@25@0.50@2@0.000@\n");
+	clean(f, 0);
+	clean(f, 1);
+	ticks_end(f->t, ps + 2 * S + 500 * MS);
+	expect_out(f, "@C@0@25@0.40@2@0.000@\n");
+	fix_free(f);
+}
+
+/* --show-execute-time: the passes a client queued, in order, once. */
+static void test_passes(void **state)
+{
+	struct fix *f = fix_new(2, 10, 0);
+	struct client_slot *s = &f->shm->slot[1];
+
+	(void)state;
+	s->pass[0] = (struct pass_rec){.ms = 12, .at_ms = 345};
+	s->pass[1] = (struct pass_rec){.ms = 13, .at_ms = 358};
+	s->pass_head = 2;
+	ticks_passes(f->t);
+	expect_out(f, "   1 completed in 12 ms at time 345 ms\n"
+		      "   1 completed in 13 ms at time 358 ms\n");
+	ticks_passes(f->t);
+	expect_out(f, "");
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_cleanup_lines),
+		cmocka_unit_test(test_latency_figure),
+		cmocka_unit_test(test_warmup_active),
+		cmocka_unit_test(test_interrupted_in_warmup),
+		cmocka_unit_test(test_all_left_before_a_tick),
+		cmocka_unit_test(test_series_ops),
+		cmocka_unit_test(test_machine_readable),
+		cmocka_unit_test(test_passes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
