@@ -276,10 +276,8 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
 	wd->active[client] = a;
 }
 
-static void poll_clients(struct watchdog *wd)
+void watchdog_poll(struct watchdog *wd, uint64_t now)
 {
-	uint64_t now = clock_ns();
-
 	for (int i = 0; i < wd->cfg.nclients; i++) {
 		struct client_slot *s = &wd->cfg.shm->slot[i];
 		uint64_t start = __atomic_load_n(&s->op_start_ns,
@@ -308,7 +306,7 @@ static void *watchdog_main(void *arg)
 	uint64_t next = clock_ns();
 
 	while (!wd->quit) {
-		poll_clients(wd);
+		watchdog_poll(wd, clock_ns());
 		next += wd->cfg.poll_ns;
 		if (next < clock_ns())
 			next = clock_ns() + wd->cfg.poll_ns;
@@ -317,10 +315,9 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
-struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
+struct watchdog *watchdog_new(const struct watchdog_cfg *cfg)
 {
 	struct watchdog *wd = calloc(1, sizeof(*wd));
-	int rc;
 
 	if (!wd)
 		return NULL;
@@ -332,6 +329,16 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
 	}
 	cfg->out->enabled = true;
 	cfg->out->threshold_ms = (double)cfg->threshold_ns / 1e6;
+	return wd;
+}
+
+struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
+{
+	struct watchdog *wd = watchdog_new(cfg);
+	int rc;
+
+	if (!wd)
+		return NULL;
 	rc = pthread_create(&wd->thread, NULL, watchdog_main, wd);
 	if (rc) {
 		free(wd->active);
@@ -351,14 +358,16 @@ static int by_count(const void *a, const void *b)
 
 void watchdog_stop(struct watchdog *wd)
 {
-	uint64_t now;
-
 	if (!wd)
 		return;
 	wd->quit = 1;
 	pthread_join(wd->thread, NULL);
-	poll_clients(wd);	/* ops that ended since the last poll */
-	now = clock_ns();
+	watchdog_end(wd, clock_ns());
+}
+
+void watchdog_end(struct watchdog *wd, uint64_t now)
+{
+	watchdog_poll(wd, now);	/* ops that ended since the last poll */
 	for (int i = 0; i < wd->cfg.nclients; i++) {
 		if (wd->active[i]) {
 			finish(wd, wd->active[i], i, now, false);

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_report_text.c - the text report of a result made here, byte for
+ * byte: the percentile table, the dbench 4.0 table (rows in dbench's
+ * order, empty ones left out) and Throughput line, --machine-readable,
+ * --per-client-results, the lines for failed and interrupted runs, the
+ * stall section with the words dbench parsers look for kept out, and the
+ * --runs spread.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "report_text.h"
+#include "result.h"
+
+#define US NSEC_PER_USEC
+#define MS NSEC_PER_MSEC
+
+/* Two clients: 4 NTCreateX of 10..40 us, 2 WriteX of 1 and 3 ms, one
+ * Rename of 2 ms; no ReadX (its row is left out). */
+static struct result *sample(void)
+{
+	struct result *r = result_new();
+
+	assert_non_null(r);
+	r->has_bins = true;
+	r->cfg.nprocs = 2;
+	r->cfg.cpp = 1;
+	r->cfg.nclients = 2;
+	for (int i = 1; i <= 4; i++)
+		hist_record(&r->op[OP_NTCREATEX].h, (uint64_t)i * 10 * US);
+	hist_record(&r->op[OP_WRITEX].h, 1 * MS);
+	hist_record(&r->op[OP_WRITEX].h, 3 * MS);
+	hist_record(&r->op[OP_RENAME].h, 2 * MS);
+	r->throughput = 12.5;
+	r->max_latency_ms = 3.25;
+	r->measured_s = 10;
+	return r;
+}
+
+static char *render(const struct result *r, const struct report_pcts *pc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	report_text(f, r, pc);
+	fclose(f);
+	return buf;
+}
+
+static void expect(char *got, const char *want)
+{
+	if (strcmp(got, want))
+		fail_msg("printed:\n%s\nexpected:\n%s", got, want);
+	free(got);
+}
+
+#define CLASSIC                                                      \
+	" Operation      Count    AvgLat    MaxLat\n"                  \
+	" ----------------------------------------\n"                  \
+	" NTCreateX          4     0.025     0.040\n"                  \
+	" Rename             1     2.000     2.000\n"                  \
+	" WriteX             2     2.000     3.000\n"                  \
+	"\n"
+
+static void test_plain(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	expect(render(r, NULL),
+	       "\n"
+	       " Latency ms        Count      Mean       p50       p90       "
+	       "p99     p99.9       Max\n"
+	       " ---------------------------------------------------------"
+	       "--------------------------\n"
+	       " NTCreateX             4     0.025     0.020     0.040     "
+	       "0.040     0.040     0.040\n"
+	       " Rename                1     2.000     2.000     2.000     "
+	       "2.000     2.000     2.000\n"
+	       /* percentiles within the histogram's 1 %, max exact */
+	       " WriteX                2     2.000     1.004     2.998     "
+	       "2.998     2.998     3.000\n"
+	       "\n" CLASSIC
+	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	r->cfg.no_percentiles = true;
+	r->cfg.sync_open = true;
+	r->cfg.sync_dirs = true;
+	expect(render(r, NULL),
+	       "\n" CLASSIC "Throughput 12.5 MB/sec (sync open) (sync dirs)  "
+	       "2 clients  2 procs  max_latency=3.250 ms\n");
+	result_free(r);
+}
+
+static void test_percentiles_chosen(void **state)
+{
+	struct result *r = sample();
+	struct report_pcts pc;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(report_pcts_parse("75,99.99", &pc, err, sizeof(err)),
+			 0);
+	r->op[OP_WRITEX].h.count = 0; /* only NTCreateX and Rename left */
+	r->op[OP_RENAME].h.count = 0;
+	r->cfg.no_percentiles = false;
+	expect(render(r, &pc),
+	       "\n"
+	       " Latency ms        Count      Mean       p75    p99.99       "
+	       "Max\n"
+	       " -----------------------------------------------------------"
+	       "----\n"
+	       " NTCreateX             4     0.025     0.030     0.040     "
+	       "0.040\n"
+	       "\n"
+	       " Operation      Count    AvgLat    MaxLat\n"
+	       " ----------------------------------------\n"
+	       " NTCreateX          4     0.025     0.040\n"
+	       "\n"
+	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	assert_int_equal(report_pcts_parse("50,x", &pc, err, sizeof(err)), -1);
+	assert_string_equal(err, "--percentiles: 'x' is not a percentile "
+				 "(0 < p <= 100)");
+	assert_int_equal(report_pcts_parse("0", &pc, err, sizeof(err)), -1);
+	assert_int_equal(report_pcts_parse("", &pc, err, sizeof(err)), -1);
+	assert_string_equal(err, "--percentiles: no percentile given");
+	result_free(r);
+}
+
+static void test_machine_readable(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	r->cfg.machine = true;
+	expect(render(r, NULL), "\n"
+				" Operation      Count    AvgLat    MaxLat\n"
+				" ----------------------------------------\n"
+				":NTCreateX:4:0.025:0.040:\n"
+				":Rename:1:2.000:2.000:\n"
+				":WriteX:2:2.000:3.000:\n"
+				"\n"
+				";12.5;2;2;3.250;\n");
+	result_free(r);
+}
+
+static void test_per_client(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->cfg.per_client = true;
+	r->nclients = 2;
+	r->clients = calloc(2, sizeof(*r->clients));
+	assert_non_null(r->clients);
+	r->clients[0] = (struct result_client){.lines = 70, .bytes = 4096};
+	r->clients[0].count[OP_NTCREATEX] = 4;
+	r->clients[0].sum_ns[OP_NTCREATEX] = 100 * US;
+	r->clients[0].max_ns[OP_NTCREATEX] = 40 * US;
+	r->clients[1] = (struct result_client){.lines = 30, .bytes = 65536};
+	r->clients[1].count[OP_WRITEX] = 2;
+	r->clients[1].sum_ns[OP_WRITEX] = 4 * MS;
+	r->clients[1].max_ns[OP_WRITEX] = 3 * MS;
+	r->clients[1].count[OP_RENAME] = 1;
+	r->clients[1].sum_ns[OP_RENAME] = 2 * MS;
+	r->clients[1].max_ns[OP_RENAME] = 2 * MS;
+	/* a row shown globally is shown for each client, as 0 if need be */
+	expect(render(r, NULL),
+	       "\n" CLASSIC "Per client results:\n"
+	       "Client 0 did 70 lines and 4096 bytes\n"
+	       " Operation      Count    AvgLat    MaxLat\n"
+	       " ----------------------------------------\n"
+	       " NTCreateX          4     0.025     0.040\n"
+	       " Rename             0     0.000     0.000\n"
+	       " WriteX             0     0.000     0.000\n"
+	       "\n"
+	       "Client 1 did 30 lines and 65536 bytes\n"
+	       " Operation      Count    AvgLat    MaxLat\n"
+	       " ----------------------------------------\n"
+	       " NTCreateX          0     0.000     0.000\n"
+	       " Rename             1     2.000     2.000\n"
+	       " WriteX             2     2.000     3.000\n"
+	       "\n"
+	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	result_free(r);
+}
+
+/* How a run ended is said first, before any table. */
+static void test_status_lines(void **state)
+{
+	static const struct {
+		enum result_status st;
+		double measured;
+		bool ops;
+		const char *line;
+	} cases[] = {
+		{ RESULT_INTERRUPTED, 2.54, true,
+		  "Interrupted by signal 2 after 2.5 s of measurement: "
+		  "partial results\n" },
+		{ RESULT_INTERRUPTED, 0, false,
+		  "Interrupted by signal 2 before any operation was measured "
+		  "(while the clients were set up)\n" },
+		{ RESULT_INTERRUPTED, 0, true,
+		  "Interrupted by signal 2 during the warmup: the figures "
+		  "below are of the warmup\n" },
+		{ RESULT_FAILED, 7.06, true,
+		  "Run failed after 7.1 s of measurement: partial results\n" },
+		{ RESULT_FAILED, 0, true,
+		  "Run failed during the warmup: the figures below are of the "
+		  "warmup\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct result *r = sample();
+		char want[512], *got;
+
+		r->cfg.no_percentiles = true;
+		r->status = cases[i].st;
+		r->signal = 2;
+		r->measured_s = cases[i].measured;
+		if (!cases[i].ops) {
+			for (int o = 0; o < OP_NR; o++)
+				hist_init(&r->op[o].h);
+		}
+		snprintf(want, sizeof(want), "\n%s\n", cases[i].line);
+		got = render(r, NULL);
+		if (strncmp(got, want, strlen(want)))
+			fail_msg("case %zu:\n%s", i, got);
+		free(got);
+		result_free(r);
+	}
+}
+
+static void test_warnings(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->nwarn = 3;
+	r->op[OP_NTCREATEX].errors = 3;
+	r->nwarn_msgs = 1;
+	r->warn_msgs[0] = strdup("t.load:4: NTCreateX: expected "
+				 "NT_STATUS_OK, got NT_STATUS_NO_SUCH_FILE");
+	expect(render(r, NULL),
+	       "\n"
+	       " Unexpected results: 3 (the run went on)\n"
+	       " NTCreateX             3\n"
+	       "   t.load:4: NTCreateX: expected NT_STATUS_OK, got "
+	       "NT_STATUS_NO_SUCH_FILE\n"
+	       "\n" CLASSIC
+	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	result_free(r);
+}
+
+/* The stall section; a path or stack with "execute" or "Operation" in it
+ * must not reach a parser that looks for those words. */
+static void test_stalls(void **state)
+{
+	struct result *r = sample();
+	struct result_stalls *st = &r->stalls;
+	struct result_stall *ev = &st->events[0];
+	const char *table;
+	char *got;
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	st->enabled = true;
+	st->threshold_ms = 100;
+	st->total = 2;
+	st->count[OP_RENAME] = 2;
+	st->max_ms[OP_RENAME] = 503.25;
+	st->nevents = 1;
+	ev->client = 1;
+	ev->pid = 77;
+	ev->op = OP_RENAME;
+	ev->line = 12;
+	ev->file = strdup("t.load");
+	ev->path = strdup("/mnt/execute/a /mnt/Operation/b");
+	ev->start_s = 3.5;
+	ev->start_time = strdup("2026-12-01T10:00:00.123Z");
+	ev->duration_ms = 503.25;
+	ev->ended = true;
+	ev->psi_start[PSI_IO] = (struct result_psi){
+		.valid = true, .some_avg10 = 1, .full_avg10 = 0.5,
+		.some_total_us = 1000, .full_total_us = 0};
+	ev->psi_end[PSI_IO] = (struct result_psi){
+		.valid = true, .some_avg10 = 2, .full_avg10 = 1,
+		.some_total_us = 301000, .full_total_us = 0};
+	ev->nsamples = 1;
+	ev->samples[0].t_ms = 100;
+	ev->samples[0].state = 'D';
+	ev->samples[0].repeat = 4;
+	ev->samples[0].wchan = strdup("request_wait_answer");
+	ev->samples[0].stack = strdup("do_syscall_64;vfs_rename");
+	st->nfolded = 1;
+	st->folded[0].stack = strdup("do_syscall_64;vfs_rename");
+	st->folded[0].count = 5;
+	got = render(r, NULL);
+	assert_non_null(strstr(
+		got,
+		"\n"
+		" Stalls: 2 ops ran longer than 100 ms (Rename 2, max 503.250 "
+		"ms)\n"
+		"  #1 Rename 503.250 ms, client 1 (pid 77), started at 3.500 s "
+		"(2026-12-01T10:00:00.123Z), t.load:12\n"
+		"     /mnt/execut_e/a /mnt/Operatio_n/b\n"
+		"     PSI avg10 io some 1.00->2.00% full 0.50->1.00% (+300.0 ms "
+		"stalled)\n"
+		"     at 100 ms: state D, wchan request_wait_answer (same 4 more "
+		"times)\n"
+		"       do_syscall_64;vfs_rename\n"
+		"  kernel stacks of the stalled clients (samples, outermost "
+		"frame first):\n"
+		"         5  do_syscall_64;vfs_rename\n"
+		"\n" CLASSIC));
+	/* the classic table's words appear in its own lines only */
+	assert_null(strstr(got, "execute"));
+	table = strstr(got, " Operation      Count");
+	assert_non_null(table);
+	assert_int_equal(strstr(got, "Operation") - table, 1);
+	free(got);
+	result_free(r);
+}
+
+/* --runs: median [min .. max] and cv, then one Throughput line of the
+ * medians, last. */
+static void test_spread(void **state)
+{
+	struct result *rs[3];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		rs[i] = sample();
+		rs[i]->throughput = 10 + 2 * i; /* 10 12 14 */
+		rs[i]->max_latency_ms = 3 - i;	/* 3 2 1 */
+		rs[i]->op[OP_WRITEX].h.count = i ? 2 : 0; /* not in all */
+	}
+	report_spread(f, rs, 3);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nRun-to-run spread over 3 runs: median "
+				    "[min .. max], coefficient of variation\n"
+				    " Throughput MB/sec               12.000 "
+				    "[     10.000 ..      14.000]  cv  16.7%\n"
+				    " max_latency ms                   2.000 "
+				    "[      1.000 ..       3.000]  cv  50.0%\n"));
+	assert_null(strstr(buf, "WriteX"));
+	assert_non_null(strstr(buf, " NTCreateX p99 ms "));
+	assert_int_equal(strcmp(buf + len - strlen("\nThroughput 12 MB/sec  2 "
+						   "clients  2 procs  "
+						   "max_latency=2.000 ms\n"),
+				"\nThroughput 12 MB/sec  2 clients  2 procs  "
+				"max_latency=2.000 ms\n"),
+			 0);
+	free(buf);
+	for (int i = 0; i < 3; i++)
+		result_free(rs[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_percentiles_chosen),
+		cmocka_unit_test(test_machine_readable),
+		cmocka_unit_test(test_per_client),
+		cmocka_unit_test(test_status_lines),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_stalls),
+		cmocka_unit_test(test_spread),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_watchdog.c - the stall watchdog's bookkeeping on a fake clock and
+ * a fake /proc: when an event opens, how samples fold, the exact
+ * duration from the client, PSI at both ends, ops still stuck at the
+ * end, the bound on kept events, and a /proc without stacks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "result.h"
+#include "shm.h"
+#include "watchdog.h"
+
+#define T0  (500 * NSEC_PER_SEC)
+#define MS  NSEC_PER_MSEC
+#define PID 4242
+
+struct fix {
+	char proc[64];
+	struct shm *shm;
+	struct result_stalls out;
+	struct watchdog *wd;
+	int nclients;
+};
+
+static void put(const struct fix *f, const char *name, const char *text)
+{
+	char path[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", f->proc, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* watchdog_describe_fn: op index @pc of any client is a Rename at line
+ * 10 + pc of "t.load" */
+static void describe(void *ctx, int client, uint32_t pc,
+		     struct result_stall *ev)
+{
+	(void)ctx;
+	(void)client;
+	ev->op = OP_RENAME;
+	ev->line = 10 + pc;
+	ev->file = strdup("t.load");
+	ev->path = strdup("/d/clients/client0/a /d/clients/client0/b");
+}
+
+static const char *const stack_a =
+	"[<0>] request_wait_answer+0x12/0x80 [fuse]\n"
+	"[<0>] vfs_rename+0x3/0x40\n"
+	"[<0>] do_syscall_64+0x1/0x2\n";
+static const char *const stack_b = "[<0>] schedule+0x1/0x2\n"
+				   "[<0>] do_syscall_64+0x1/0x2\n";
+#define FOLDED_A "do_syscall_64;vfs_rename;request_wait_answer [fuse]"
+#define FOLDED_B "do_syscall_64;schedule"
+
+static struct fix *fix_new(int nclients, bool stacks)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	struct watchdog_cfg wc = {
+		.nclients = nclients,
+		.threshold_ns = 100 * MS,
+		.poll_ns = 5 * MS,
+		.sample_ns = 100 * MS,
+		.describe = describe,
+	};
+	char path[128];
+
+	assert_non_null(f);
+	strcpy(f->proc, "/tmp/dbng-test-proc-XXXXXX");
+	assert_non_null(mkdtemp(f->proc));
+	snprintf(path, sizeof(path), "%s/%d", f->proc, PID);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/pressure", f->proc);
+	assert_int_equal(mkdir(path, 0700), 0);
+	put(f, "4242/stat", "4242 (dbench-ng) D 1 1 1 0 -1\n");
+	put(f, "4242/wchan", "request_wait_answer");
+	if (stacks)
+		put(f, "4242/stack", stack_a);
+	put(f, "pressure/io", "some avg10=1.50 avg60=0.00 avg300=0.00 "
+			      "total=12345\nfull avg10=0.25 avg60=0.00 "
+			      "avg300=0.00 total=678\n");
+	f->nclients = nclients;
+	f->shm = shm_alloc(nclients);
+	assert_non_null(f->shm);
+	f->shm->hdr.start_ns = T0;
+	for (int i = 0; i < nclients; i++)
+		f->shm->slot[i].pid = PID;
+	wc.shm = f->shm;
+	wc.proc = f->proc;
+	wc.out = &f->out;
+	f->wd = watchdog_new(&wc);
+	assert_non_null(f->wd);
+	assert_true(f->out.enabled);
+	assert_true(f->out.threshold_ms == 100.0);
+	return f;
+}
+
+static void fix_free(struct fix *f)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->proc);
+	assert_int_equal(system(cmd), 0);
+	for (int i = 0; i < f->out.nevents; i++)
+		result_stall_free(&f->out.events[i]);
+	for (int i = 0; i < f->out.nfolded; i++)
+		free(f->out.folded[i].stack);
+	free(f->out.note);
+	shm_free(f->shm, f->nclients);
+	free(f);
+}
+
+/* Client @id starts op index @pc at @t0, as client_step publishes it. */
+static void op_start(struct fix *f, int id, uint32_t pc, uint64_t t0)
+{
+	f->shm->slot[id].cur_op = pc;
+	f->shm->slot[id].op_start_ns = t0;
+}
+
+/* ... and it ended after @d ns. */
+static void op_end(struct fix *f, int id, uint64_t t0, uint64_t d)
+{
+	f->shm->slot[id].done_ns = d;
+	f->shm->slot[id].done_start_ns = t0;
+	f->shm->slot[id].op_start_ns = 0;
+}
+
+static void test_short_op(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t t0 = T0 + NSEC_PER_SEC;
+
+	(void)state;
+	op_start(f, 0, 3, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS - 1); /* just under */
+	op_end(f, 0, t0, 100 * MS - 1);
+	watchdog_poll(f->wd, t0 + 101 * MS);
+	watchdog_end(f->wd, t0 + 200 * MS);
+	assert_int_equal(f->out.total, 0);
+	assert_int_equal(f->out.nevents, 0);
+	assert_int_equal(f->out.nfolded, 0);
+	fix_free(f);
+}
+
+/* One stall from start to end: samples fold while the stack stays, a new
+ * stack is a new sample, the duration is the client's own. */
+static void test_one_stall(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t t0 = T0 + 1500 * MS;
+	const struct result_stall *ev;
+
+	(void)state;
+	op_start(f, 0, 7, t0);
+	watchdog_poll(f->wd, t0 + 50 * MS);
+	assert_int_equal(f->out.total, 0);
+	watchdog_poll(f->wd, t0 + 100 * MS); /* at the threshold: opens */
+	watchdog_poll(f->wd, t0 + 150 * MS); /* not due for a sample */
+	watchdog_poll(f->wd, t0 + 200 * MS); /* same stack: a repeat */
+	put(f, "4242/stack", stack_b);
+	put(f, "4242/stat", "4242 (dbench-ng) S 1 1 1 0 -1\n");
+	watchdog_poll(f->wd, t0 + 300 * MS); /* new stack: a new sample */
+	/* ends at 340.5 ms; the client started its next op before the poll
+	 * saw it, which must not change the duration */
+	op_end(f, 0, t0, 340500 * NSEC_PER_USEC);
+	op_start(f, 0, 8, t0 + 341 * MS);
+	watchdog_poll(f->wd, t0 + 345 * MS);
+	watchdog_end(f->wd, t0 + 360 * MS);
+
+	assert_int_equal(f->out.total, 1);
+	assert_int_equal(f->out.count[OP_RENAME], 1);
+	assert_true(f->out.max_ms[OP_RENAME] == 340.5);
+	assert_int_equal(f->out.nevents, 1);
+	ev = &f->out.events[0];
+	assert_true(ev->ended);
+	assert_true(ev->duration_ms == 340.5);
+	assert_int_equal(ev->client, 0);
+	assert_int_equal(ev->pid, PID);
+	assert_int_equal(ev->op, OP_RENAME);
+	assert_int_equal(ev->line, 17);
+	assert_string_equal(ev->file, "t.load");
+	assert_true(ev->start_s == 1.5);
+	assert_non_null(ev->start_time);
+	assert_int_equal(strlen(ev->start_time), 24); /* ...T12:34:56.789Z */
+	assert_int_equal(ev->start_time[23], 'Z');
+	assert_int_equal(ev->nsamples, 2);
+	assert_true(ev->samples[0].t_ms == 100.0);
+	assert_int_equal(ev->samples[0].state, 'D');
+	assert_int_equal(ev->samples[0].repeat, 1);
+	assert_string_equal(ev->samples[0].wchan, "request_wait_answer");
+	assert_string_equal(ev->samples[0].stack, FOLDED_A);
+	assert_true(ev->samples[1].t_ms == 300.0);
+	assert_int_equal(ev->samples[1].state, 'S');
+	assert_int_equal(ev->samples[1].repeat, 0);
+	assert_string_equal(ev->samples[1].stack, FOLDED_B);
+	for (int i = 0; i < 2; i++) {
+		const struct result_psi *p =
+			i ? &ev->psi_end[PSI_IO] : &ev->psi_start[PSI_IO];
+
+		assert_true(p->valid);
+		assert_true(p->some_avg10 == 1.5 && p->full_avg10 == 0.25);
+		assert_int_equal(p->some_total_us, 12345);
+		assert_int_equal(p->full_total_us, 678);
+		assert_false(ev->psi_start[PSI_CPU].valid); /* no file */
+	}
+	/* folded: the most frequent stack first */
+	assert_int_equal(f->out.nfolded, 2);
+	assert_string_equal(f->out.folded[0].stack, FOLDED_A);
+	assert_int_equal(f->out.folded[0].count, 2);
+	assert_string_equal(f->out.folded[1].stack, FOLDED_B);
+	assert_int_equal(f->out.folded[1].count, 1);
+	assert_null(f->out.note);
+	fix_free(f);
+}
+
+/* Still stuck when the run ends: not ended, as long as it was. */
+static void test_stuck_at_end(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t t0 = T0 + 2 * NSEC_PER_SEC;
+
+	(void)state;
+	op_start(f, 0, 0, t0);
+	for (uint64_t t = t0; t <= t0 + 2000 * MS; t += 5 * MS)
+		watchdog_poll(f->wd, t);
+	watchdog_end(f->wd, t0 + 2000 * MS);
+	assert_int_equal(f->out.nevents, 1);
+	assert_false(f->out.events[0].ended);
+	assert_true(f->out.events[0].duration_ms == 2000.0);
+	/* 20 identical samples in 1.9 s: one, repeated */
+	assert_int_equal(f->out.events[0].nsamples, 1);
+	assert_int_equal(f->out.events[0].samples[0].repeat, 19);
+	fix_free(f);
+}
+
+/* Memory is bounded: the longest STALL_MAX_EVENTS are kept, longest
+ * first, and every event is counted. */
+static void test_bounded(void **state)
+{
+	const int n = STALL_MAX_EVENTS + 9;
+	struct fix *f = fix_new(1, true);
+	uint64_t t = T0;
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		/* durations 101..141 ms in a shuffled order */
+		uint64_t d = (101 + (uint64_t)(i * 17 % n)) * MS;
+
+		op_start(f, 0, 0, t);
+		watchdog_poll(f->wd, t + 100 * MS);
+		op_end(f, 0, t, d);
+		watchdog_poll(f->wd, t + d + MS);
+		t += d + 2 * MS;
+	}
+	watchdog_end(f->wd, t);
+	assert_int_equal(f->out.total, n);
+	assert_int_equal(f->out.count[OP_RENAME], n);
+	assert_true(f->out.max_ms[OP_RENAME] == 101.0 + n - 1);
+	assert_int_equal(f->out.nevents, STALL_MAX_EVENTS);
+	for (int i = 0; i < STALL_MAX_EVENTS; i++)
+		assert_true(f->out.events[i].duration_ms ==
+			    101.0 + n - 1 - i);
+	assert_int_equal(f->out.nfolded, 1);
+	assert_int_equal(f->out.folded[0].count, n);
+	fix_free(f);
+}
+
+/* No /proc/PID/stack (not root): said once, samples without stacks. */
+static void test_no_stacks(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	uint64_t t0 = T0 + NSEC_PER_SEC;
+
+	(void)state;
+	op_start(f, 0, 0, t0);
+	watchdog_poll(f->wd, t0 + 120 * MS);
+	op_end(f, 0, t0, 130 * MS);
+	watchdog_poll(f->wd, t0 + 131 * MS);
+	watchdog_end(f->wd, t0 + 140 * MS);
+	assert_int_equal(f->out.nevents, 1);
+	assert_non_null(f->out.note);
+	assert_non_null(strstr(f->out.note, "kernel stacks unavailable: "));
+	assert_non_null(strstr(f->out.note, "/4242/stack"));
+	assert_int_equal(f->out.events[0].nsamples, 1);
+	assert_null(f->out.events[0].samples[0].stack);
+	assert_string_equal(f->out.events[0].samples[0].wchan,
+			    "request_wait_answer");
+	assert_int_equal(f->out.nfolded, 0);
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_op),
+		cmocka_unit_test(test_one_stall),
+		cmocka_unit_test(test_stuck_at_end),
+		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_no_stacks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
