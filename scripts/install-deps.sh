@@ -39,6 +39,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null || apt-get update
-apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
-	apt-get install -y --no-install-recommends $missing
+# wait (up to 10 minutes) for another apt or dpkg run to finish instead of
+# failing at once on its lock
+lock=DPkg::Lock::Timeout=600
+apt-get -o "$lock" update -qq >/dev/null || apt-get -o "$lock" update
+apt-get -o "$lock" install -y -qq --no-install-recommends $missing >/dev/null ||
+	apt-get -o "$lock" install -y --no-install-recommends $missing
