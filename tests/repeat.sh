@@ -11,6 +11,8 @@
 #   tests/repeat.sh 5            five plain runs
 #   tests/repeat.sh 5 --load     five runs beside two CPU burners
 #   tests/repeat.sh 2 SAN=1      two runs of the sanitizer build
+{ # bash reads the whole group before it runs it: editing this file
+  # during a run (which takes hours) cannot change what the run does
 set -u
 export LC_ALL=C
 
@@ -52,6 +54,7 @@ job="" burners=()
 # job_groups PID: the process groups of PID and of all its descendants (the
 # test runner's timeout puts each test in a group of its own, out of
 # reach of the terminal's Ctrl-C)
+# shellcheck disable=SC2317 # run from the traps
 job_groups() {
 	ps -e -o pid=,ppid=,pgid= | awk -v root="$1" -v self="$$" '
 		{ parent[$1] = $2; group[$1] = $3 }
@@ -66,6 +69,7 @@ job_groups() {
 		}' | sort -u
 }
 
+# shellcheck disable=SC2317 # run from the traps
 cleanup() {
 	local p g
 	trap '' INT TERM HUP
@@ -102,7 +106,7 @@ run() {
 secs() { echo $(($(date +%s) - $1)); }
 
 t0=$(date +%s)
-echo "repeat: $n run(s) of make check${makeargs[*]:+ ${makeargs[*]}}" \
+echo "repeat: $n x make check${makeargs[*]:+ ${makeargs[*]}}" \
 	"on $rev$([ $load = 1 ] && echo ", beside 2 CPU burners")," \
 	"$(nproc) CPUs"
 echo "repeat: clone $src, logs $logdir"
@@ -114,7 +118,8 @@ if ! run "$logdir/build.log" sh -c '
 	shift 2 && make deps-check && make "$@" all test-progs' \
 	sh "$here" "$src" "${makeargs[@]}"; then
 	tail -n 20 "$logdir/build.log"
-	echo "repeat: clone or build failed ($(secs "$t0") s), see $logdir/build.log"
+	echo "repeat: clone or build failed ($(secs "$t0") s):" \
+		"see $logdir/build.log"
 	exit 1
 fi
 echo "build: $(secs "$t0") s"
@@ -158,12 +163,15 @@ for ((k = 1; k <= n; k++)); do
 		printf 'run %d/%d  %s  %d s\n' "$k" "$n" "$line" "$s"
 	else
 		nfail=$((nfail + 1))
-		which=$(sed -n 's/^failed: *//p' "$logdir/run-$k.log" | tail -n 1)
+		which=$(sed -n 's/^failed: *//p' "$logdir/run-$k.log" |
+			tail -n 1)
 		printf 'run %d/%d  %s  %d s  FAILED (exit %d)%s\n' "$k" "$n" \
 			"$line" "$s" "$rc" "${which:+: $which}"
 	fi
 done
-echo "repeat: $n runs, $npass passed, $nfail failed;" \
+echo "repeat: $n runs: $npass passed, $nfail failed;" \
 	"tests $tp passed, $tf failed, $ts skipped;" \
 	"$total s of suite, $(secs "$t0") s in all; logs in $logdir"
 [ $nfail = 0 ]
+exit
+}
