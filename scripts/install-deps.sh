@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian packages dbench-ng needs to build and test.
 # Idempotent and quick: asks dpkg first and calls apt-get only for what is
-# missing.  Usage: scripts/install-deps.sh [build|check]
+# missing.  Usage: scripts/install-deps.sh [build|check|lint]
 set -e
 what=${1:-build}
 
 # build: compiler, pkg-config, libraries linked into dbench-ng
 pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+# lint: make lint's static analyser only
+[ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
 	# browser that renders the HTML report, FUSE for faultfs, clang and
-	# its libFuzzer runtime for the fuzz targets, python3 for the tests'
-	# checks of JSON results
+	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
+	# python3 for the tests' checks of JSON results, cppcheck for make
+	# lint (CI)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3"
+	      clang libclang-rt-14-dev python3 cppcheck"
 fi
 
 missing=""
@@ -36,6 +39,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null || apt-get update
-apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
-	apt-get install -y --no-install-recommends $missing
+# wait (up to 10 minutes) for another apt or dpkg run to finish instead of
+# failing at once on its lock
+lock=DPkg::Lock::Timeout=600
+apt-get -o "$lock" update -qq >/dev/null || apt-get -o "$lock" update
+apt-get -o "$lock" install -y -qq --no-install-recommends $missing >/dev/null ||
+	apt-get -o "$lock" install -y --no-install-recommends $missing

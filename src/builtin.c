@@ -7,6 +7,7 @@
  */
 #include "builtin.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "options.h"
@@ -26,6 +27,8 @@ const char *builtin_find(const char *name, size_t *len)
 {
 	if (strcmp(name, OPT_BUILTIN))
 		return NULL;
-	*len = (size_t)(builtin_netbench_end - builtin_netbench_start);
+	/* two symbols, so subtract addresses, not pointers to two objects */
+	*len = (size_t)((uintptr_t)builtin_netbench_end -
+			(uintptr_t)builtin_netbench_start);
 	return builtin_netbench_start;
 }

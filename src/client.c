@@ -85,8 +85,9 @@ static void describe(const struct client *cl, const struct lf_op *op, char *buf,
 		snprintf(buf, len, "%s", kw);
 }
 
-static void vformat(const struct client *cl, const struct lf_op *op, char *dst,
-		    size_t len, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 5, 0)))
+vformat(const struct client *cl, const struct lf_op *op, char *dst, size_t len,
+	const char *fmt, va_list ap)
 {
 	int n;
 

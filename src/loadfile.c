@@ -798,7 +798,7 @@ static bool gz_failed(gzFile gz)
 {
 	int zerr;
 
-	gzerror(gz, &zerr);
+	(void)gzerror(gz, &zerr);
 	return zerr != Z_OK && zerr != Z_STREAM_END;
 }
 
@@ -838,12 +838,14 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 			 errno ? strerror(errno) : "out of memory");
 		return -1;
 	}
+	buf = malloc(cap);
+	if (!buf)
+		goto nomem;
 	for (;;) {
-		if (!buf || len == cap) {
+		if (len == cap) {
 			char *nb;
 
-			if (buf)
-				cap *= 2;
+			cap *= 2;
 			if (cap > (1u << 30)) {
 				snprintf(err, errlen,
 					 "%s: loadfile larger than "
@@ -852,11 +854,8 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 				goto fail;
 			}
 			nb = realloc(buf, cap);
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory",
-					 path);
-				goto fail;
-			}
+			if (!nb)
+				goto nomem;
 			buf = nb;
 		}
 		n = gzread(gz, buf + len, (unsigned int)(cap - len));
@@ -872,6 +871,8 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 	rc = lf_parse_buffer(path, buf, len, out, err, errlen);
 	free(buf);
 	return rc;
+nomem:
+	snprintf(err, errlen, "%s: out of memory", path);
 fail:
 	gzclose(gz);
 	free(buf);

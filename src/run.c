@@ -76,11 +76,12 @@ static int describe_run(struct result *res, const struct config *cfg,
 {
 	char err[512], when[32];
 	time_t now = time(NULL);
+	struct tm tm;
 	struct result_env *env = &res->env;
 
 	res->tool = strdup("dbench-ng");
 	res->version = strdup(dbng_version);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	res->start_time = strdup(when);
 	res->argv = calloc((size_t)argc, sizeof(char *));
 	if (!res->tool || !res->version || !res->start_time || !res->argv)

@@ -20,7 +20,9 @@ struct shm *shm_alloc(int nclients)
 	void *p = mmap(NULL, shm_size(nclients), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	return p == MAP_FAILED ? NULL : p;
+	if (p == MAP_FAILED)
+		return NULL;
+	return p;
 }
 
 void shm_free(struct shm *s, int nclients)

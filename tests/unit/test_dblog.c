@@ -856,8 +856,8 @@ static void test_many_points(void **state)
 static void test_detect(void **state)
 {
 	static const char *yes[] = {
-		"Throughput 414.288 MB/sec  2 clients  2 procs  "
-		"max_latency=13.307 ms\n",
+		("Throughput 414.288 MB/sec  2 clients  2 procs  "
+		 "max_latency=13.307 ms\n"),
 		"junk\r\nThroughput 1 MB/sec",
 		" Operation      Count    AvgLat    MaxLat\n",
 		"x\n Operation                Count    AvgLat    MaxLat\n",
