@@ -3,6 +3,7 @@
 # V=1 shows commands, WERROR=1 makes warnings errors, SAN=1 adds ASan+UBSan.
 
 PROG     := dbench-ng
+.DEFAULT_GOAL := all
 PREFIX   ?= /usr/local
 CC       ?= cc
 CFLAGS   ?= -O2 -g
@@ -10,7 +11,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1
 
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
-override CPPFLAGS += -Isrc -D_GNU_SOURCE -MMD -MP
+override CPPFLAGS += -D_GNU_SOURCE -MMD -MP
 ifdef WERROR
 override CFLAGS += -Werror
 endif
@@ -24,11 +25,56 @@ PKGS     := zlib jansson
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 
-SRC      := $(wildcard src/*.c src/backends/*.c)
+# The layers, lowest first (docs/design.md §3).  Each folder src/LAYER
+# builds into the static library build/libLAYER.a.  USES_x lists the layers
+# x may use, itself first and in link order: it is both the include path
+# of x's files (a header of a layer not listed is not found) and the
+# libraries a program of layer x links (a call into a layer not listed
+# does not link).  Every unit test, probe and fuzz target names its layer.
+LAYERS        := base workload results backends engine report analysis cli
+USES_base     := base
+USES_workload := workload base
+USES_results  := results workload base
+# backends above engine, for now: they still include the engine's client.h
+# and call client_fail/client_warn/client_path (issue 10, interface v2)
+USES_backends := backends engine results workload base
+USES_engine   := engine backends results workload base
+USES_report   := report results workload base
+USES_analysis := analysis results workload base
+USES_cli      := cli analysis report backends engine results workload base
+
+incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
+libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
+$(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(shell find src/$(l) -name '*.c'))))
+SRC      := $(foreach l,$(LAYERS),$(SRC_$(l)))
 OBJ      := $(SRC:%.c=build/%.o)
-LIB_OBJ  := $(filter-out build/src/main.o,$(OBJ))
+MAIN_OBJ := build/src/cli/main.o
+LIBS_ALL := $(call libs_of,cli)
+$(foreach l,$(LAYERS),$(eval build/lib$(l).a: $(filter-out $(MAIN_OBJ),$(SRC_$(l):%.c=build/%.o))))
+$(foreach l,$(LAYERS),$(eval build/src/$(l)/%.o: LAYER_INC := $(call incs_of,$(l))))
+
+# unit tests: tests/unit/test_NAME.c tests the layer UT_LAYER_NAME
 UT_SRC   := $(wildcard tests/unit/test_*.c)
 UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
+UT_LAYER_sha256      := base
+UT_LAYER_loadfile    := workload
+UT_LAYER_histogram   := results
+UT_LAYER_result      := results
+UT_LAYER_dblog       := results
+UT_LAYER_env         := results
+UT_LAYER_ticks       := engine
+UT_LAYER_watchdog    := engine
+UT_LAYER_report_text := report
+UT_LAYER_stats_test  := analysis
+UT_LAYER_compare     := analysis
+UT_LAYER_options     := cli
+PROBE_LAYER_htmlprobe  := report
+PROBE_LAYER_dblogprobe := results
+PROBE_LAYER_envprobe   := results
+FUZZ_LAYER_fuzz_loadfile := workload
+FUZZ_LAYER_fuzz_json     := results
+FUZZ_LAYER_fuzz_options  := cli
+layer_of = $(or $($(1)),$(error $(1) is not set: name the layer of $(2) in the Makefile))
 # the tests' own helper programs: the probes of tests/cli/*.sh, faultfs and
 # the libFuzzer targets (compiled only: tests/cli/fuzz.sh builds the real
 # fuzzers with clang).  The tests build their own copies; make test-progs
@@ -42,6 +88,7 @@ TEST_PROGS := $(UT_BIN) $(PROBE_BIN) $(FUZZ_OBJ) build/tests/faultfs \
 ifndef V
 Q_CC = @echo '  CC      $@';
 Q_LD = @echo '  LD      $@';
+Q_AR = @echo '  AR      $@';
 endif
 
 .PHONY: all deps deps-check run check bench install clean format lint workload \
@@ -55,8 +102,11 @@ deps:
 deps-check:
 	@scripts/install-deps.sh check
 
-$(PROG): $(OBJ) build/flags.txt
-	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)
+$(PROG): $(MAIN_OBJ) $(LIBS_ALL) build/flags.txt
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBS_ALL) $(LIBS)
+
+build/lib%.a:
+	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
 # every object depends on the compiler flags, so switching SAN=1 or
 # WERROR=1 on or off rebuilds instead of mixing instrumented objects
@@ -65,36 +115,53 @@ build/flags.txt: FORCE
 	@echo '$(CC) $(CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
 		echo '$(CC) $(CFLAGS) $(LDFLAGS)' > $@
 
-build/%.o: %.c build/flags.txt
+build/src/%.o: src/%.c build/flags.txt
 	@mkdir -p $(@D)
-	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q_CC)$(CC) $(CPPFLAGS) $(LAYER_INC) $(CFLAGS) -c -o $@ $<
 
 # the version is compiled into version.o only, rebuilt when it changes
 build/version.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-build/src/version.o: build/version.txt
-build/src/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+build/src/base/version.o: build/version.txt
+build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
 .PHONY: FORCE
 FORCE:
 
 # the built-in workload is embedded with .incbin
-build/src/builtin.o: loadfiles/netbench.load
+build/src/workload/builtin.o: loadfiles/netbench.load
 
-build/tests/unit/%.o: tests/unit/%.c build/flags.txt
+.SECONDEXPANSION:
+build/tests/unit/test_%.o: tests/unit/test_%.c build/flags.txt
 	@mkdir -p $(@D)
-	$(Q_CC)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
-		-c -o $@ $<
+	$(Q_CC)$(CC) $(CPPFLAGS) $(call incs_of,$(call layer_of,UT_LAYER_$*,$<)) \
+		$(CFLAGS) $(shell pkg-config --cflags cmocka) -c -o $@ $<
 
-build/tests/test_%: build/tests/unit/test_%.o $(LIB_OBJ)
-	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(CMOCKA)
+build/tests/test_%: build/tests/unit/test_%.o $$(call libs_of,$$(UT_LAYER_$$*))
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(call libs_of,$(UT_LAYER_$*)) $(LIBS) $(CMOCKA)
 
 # every program of the tests, built with $(CC): make CC=clang WERROR=1
 # test-progs is the compiler check of CI (.ci/run)
 test-progs: $(TEST_PROGS)
 
-$(PROBE_BIN): build/tests/cli/%: build/tests/cli/%.o $(LIB_OBJ)
-	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+build/tests/cli/%.o: tests/cli/%.c build/flags.txt
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CPPFLAGS) $(call incs_of,$(call layer_of,PROBE_LAYER_$*,$<)) \
+		$(CFLAGS) -c -o $@ $<
+
+$(PROBE_BIN): build/tests/cli/%: build/tests/cli/%.o $$(call libs_of,$$(PROBE_LAYER_$$*))
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(call libs_of,$(PROBE_LAYER_$*)) $(LIBS) -lpthread
+
+build/tests/fuzz/%.o: tests/fuzz/%.c build/flags.txt
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CPPFLAGS) $(call incs_of,$(call layer_of,FUZZ_LAYER_$*,$<)) \
+		$(CFLAGS) -c -o $@ $<
+
+# the compiler flags of LAYER's files (tests/cli/fuzz.sh builds with them)
+print-incs-%:
+	@echo $(call incs_of,$*)
 
 # the fault-injecting FUSE pass-through of the tests (needs libfuse3-dev);
 # the tests build their own copy, this target is for use by hand
@@ -123,7 +190,8 @@ run: deps
 # Build everything and run every test; the last line is
 # "check: N passed, N failed, N skipped".
 check: deps-check
-	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) build/tools/gen_netbench
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
+		build/tools/gen_netbench
 	@tests/run.sh $(UT_BIN) tests/cli/*.sh
 
 bench: deps-check $(PROG)
@@ -134,7 +202,8 @@ install: $(PROG)
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
 
 format:
-	clang-format -i $(SRC) src/*.h tests/unit/*.c tests/faultfs/*.c
+	clang-format -i $(SRC) $(shell find src -name '*.h') tests/unit/*.c \
+		tests/faultfs/*.c
 
 # cppcheck: every finding of the classes error, warning, performance and
 # portability fails (style is left out: mostly variableScope, a matter of
@@ -146,7 +215,7 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --inline-suppr \
 		--enable=warning,performance,portability \
 		--library=posix --library=gnu --library=zlib \
-		--std=c11 -Isrc $(LINT_DIRS)
+		--std=c11 $(foreach l,$(LAYERS),-Isrc/$(l)) $(LINT_DIRS)
 
 clean:
 	rm -rf build $(PROG)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Reading real dbench 4.0 logs back (src/dblog.c): run Debian's dbench
+# Reading real dbench 4.0 logs back (src/results/dblog.c): run Debian's dbench
 # three times (plain, -s -S, --per-client-results), parse each log with
 # tests/cli/dblogprobe.c and compare every figure it prints with what awk
 # reads from the same log: Running line, Throughput line, the first table
@@ -9,30 +9,10 @@
 
 command -v dbench >/dev/null || skip "Debian package dbench is not installed"
 [ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
-command -v cc >/dev/null || skip "no C compiler (cc) to build the probe"
 
-# The probe links dblog.c and what it needs; if that set no longer links,
-# take every module but main.c with the Makefile's libraries.
-note "building the probe"
-PROBE=$TMP/probe
-srcs=()
-for f in dblog result histogram ops env; do
-	[ -f "$ROOT/src/$f.c" ] && srcs+=("$ROOT/src/$f.c")
-done
-if ! cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -I"$ROOT/src" -o "$PROBE" \
-	"$ROOT/tests/cli/dblogprobe.c" "${srcs[@]}" -lm 2>"$TMP/cc.log"; then
-	srcs=()
-	for f in "$ROOT"/src/*.c "$ROOT"/src/backends/*.c; do
-		[ -f "$f" ] && [ "${f##*/}" != main.c ] && srcs+=("$f")
-	done
-	pkgs=$(sed -n 's/^PKGS *:= *//p' "$ROOT/Makefile")
-	# shellcheck disable=SC2086 # one word per package
-	read -ra libs <<<"$(pkg-config --libs $pkgs 2>/dev/null)"
-	cc -std=gnu11 -D_GNU_SOURCE -I"$ROOT/src" -o "$PROBE" \
-		"$ROOT/tests/cli/dblogprobe.c" "${srcs[@]}" "${libs[@]}" \
-		-lm -lpthread ||
-		fail "cannot build the probe (first attempt: $(cat "$TMP/cc.log"))"
-fi
+# the probe is built by make check, with the results layer only
+PROBE=$ROOT/build/tests/cli/dblogprobe
+[ -x "$PROBE" ] || fail "$PROBE not built (make check builds it)"
 
 # expected LOG: the probe's keys, read from LOG by awk (exec_bytes apart)
 expected() {

@@ -12,14 +12,16 @@
 command -v clang >/dev/null || skip "clang not installed (apt-get install clang)"
 SECS=${FUZZ_SECS:-}
 SRC=$ROOT/src
-FLAGS="-std=gnu11 -g -O1 -D_GNU_SOURCE -I$SRC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+FLAGS="-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 
-# build NAME SOURCES...: the fuzzer binary $TMP/NAME
+# build NAME LAYER SOURCES...: the fuzzer binary $TMP/NAME, with the
+# include path of LAYER
 build() {
-	local name=$1
-	shift
-	# shellcheck disable=SC2086
-	clang $FLAGS -o "$TMP/$name" "$ROOT/tests/fuzz/$name.c" "$@" \
+	local name=$1 layer=$2
+	shift 2
+	# shellcheck disable=SC2086,SC2046 # flags, one per word
+	clang $FLAGS $(make -s -C "$ROOT" print-incs-"$layer") -o "$TMP/$name" \
+		"$ROOT/tests/fuzz/$name.c" "$@" \
 		$(pkg-config --libs zlib jansson) -lm 2>"$TMP/$name.build" ||
 		{ grep -q "fuzzer" "$TMP/$name.build" &&
 			skip "clang has no libFuzzer runtime (apt-get install libclang-rt-14-dev)"
@@ -60,10 +62,11 @@ fuzz() {
 			echo " (stopped by the 30 s cap, short of $RUNS)")"
 }
 
-build fuzz_loadfile "$SRC/loadfile.c" "$SRC/ops.c" "$SRC/sha256.c"
-build fuzz_options "$SRC/options.c" "$SRC/version.c"
-build fuzz_json "$SRC/result_json.c" "$SRC/result.c" "$SRC/dblog.c" \
-	"$SRC/env.c" "$SRC/histogram.c" "$SRC/ops.c" "$SRC/atomic.c"
+build fuzz_loadfile workload "$SRC/workload/loadfile.c" \
+	"$SRC/workload/ops.c" "$SRC/base/sha256.c"
+build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c"
+build fuzz_json results "$SRC"/results/{result_json,result,dblog,env,histogram}.c \
+	"$SRC/workload/ops.c" "$SRC/base/atomic.c"
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"
 RUNS=2000000 fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"

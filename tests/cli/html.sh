@@ -11,23 +11,9 @@ CHROMIUM=$(command -v chromium) ||
 	skip "chromium not installed (apt-get install chromium)"
 [ -x "$DBNG" ] || fail "$DBNG not built (make)"
 
-# --- the probe: built from the report sources, without main.c ---------
-PROBE=$TMP/htmlprobe
-CCFLAGS="-std=gnu11 -D_GNU_SOURCE -O1 -I$ROOT/src"
-# the few modules the report needs; if they come to need more, all of
-# src/ but main.c
-ALL_SRC=()
-for c in "$ROOT"/src/*.c "$ROOT"/src/backends/*.c; do
-	[ "${c##*/}" = main.c ] || ALL_SRC+=("$c")
-done
-read -ra LIBS <<<"$(pkg-config --libs zlib jansson 2>/dev/null)"
-# shellcheck disable=SC2086
-cc $CCFLAGS -o "$PROBE" "$ROOT/tests/cli/htmlprobe.c" \
-	"$ROOT"/src/{report_html,histogram,ops,result,env}.c -lm \
-	2>"$TMP/cc.err" ||
-	cc $CCFLAGS -o "$PROBE" "$ROOT/tests/cli/htmlprobe.c" "${ALL_SRC[@]}" \
-		"${LIBS[@]}" -lm 2>>"$TMP/cc.err" ||
-	fail "cannot build htmlprobe: $(cat "$TMP/cc.err")"
+# --- the probe: built by make check, with the report layer only --------
+PROBE=$ROOT/build/tests/cli/htmlprobe
+[ -x "$PROBE" ] || fail "$PROBE not built (make check builds it)"
 
 # no_temp_left: no PATH.tmp.XXXXXX of an atomic write remains in $TMP
 no_temp_left() {

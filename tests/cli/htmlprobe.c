@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "report_html.h"
 #include "result.h"
 
@@ -65,7 +66,7 @@ static void set_env(struct result *r)
 	r->argv[4] = dup("10");
 	r->argv[5] = dup("-D/mnt/it's a <dir>");
 	r->argv[6] = dup("4");
-	r->owned[0] = dup(OPT_BUILTIN);
+	r->owned[0] = dup(BUILTIN_NETBENCH);
 	r->owned[1] = dup("/mnt/it's a <dir>");
 	r->owned[2] = dup("fileio");
 	r->cfg.nprocs = 4;
@@ -96,7 +97,7 @@ static void set_env(struct result *r)
 	e->nloadfiles = 1;
 	e->loadfile_name = calloc(1, sizeof(char *));
 	e->loadfile_sha256 = calloc(1, sizeof(char *));
-	e->loadfile_name[0] = dup(OPT_BUILTIN);
+	e->loadfile_name[0] = dup(BUILTIN_NETBENCH);
 	e->loadfile_sha256[0] = dup("9f86d081884c7d659a2feaa0c55ad015"
 				    "a3bf4f1b2b0b822cd15d6c15b0f00a08");
 }
@@ -189,7 +190,7 @@ static void fill_stall(struct result *r, int npoints, int nwarm)
 	r->op[OP_RENAME].max_at_s = 25.5;
 	r->op[OP_RENAME].max_client = 2;
 	r->op[OP_RENAME].max_line = 4711;
-	r->op[OP_RENAME].max_file = dup(OPT_BUILTIN);
+	r->op[OP_RENAME].max_file = dup(BUILTIN_NETBENCH);
 	r->op[OP_RENAME].max_path = dup("/mnt/clients/client2/~dmtmp/PWRPNT/"
 					"NEWPCB.PPT -> /mnt/clients/client2/"
 					"~dmtmp/PWRPNT/PPTB1E4.TMP");
@@ -226,7 +227,7 @@ static void add_watchdog(struct result *r)
 		e->pid = 4242 + k;
 		e->op = OP_RENAME;
 		e->line = 4711;
-		e->file = dup(OPT_BUILTIN);
+		e->file = dup(BUILTIN_NETBENCH);
 		e->path = dup("/mnt/clients/client0/~dmtmp/PWRPNT/NEWPCB.PPT");
 		e->start_s = 24.2 + 30 * k;
 		snprintf(b, sizeof(b), "2024-05-01T12:00:%02d.200Z", 24 + k);

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "clock.h"
-#include "options.h"
+#include "config.h"
 #include "result.h"
 #include "shm.h"
 #include "ticks.h"

@@ -196,6 +196,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
 	char err[1024];
+	bool measured;
 	int st;
 
 	*out = NULL;
@@ -220,7 +221,12 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"4.00\n\n", dbng_version);
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
-	st = runner_run(cfg, rc->progs, rc->nprogs, rc->be, res);
+	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be, res,
+			&measured);
+	if (measured) {
+		report_text(rc->out, res, NULL);
+		fflush(rc->out);
+	}
 	/* a failed or interrupted run still leaves what it measured */
 	if (cfg->json && write_json(res, cfg, run))
 		st = st ? st : 3;

@@ -29,8 +29,7 @@
 #include "client.h"
 #include "clock.h"
 #include "loadfile.h"
-#include "options.h"
-#include "report_text.h"
+#include "config.h"
 #include "result.h"
 #include "shm.h"
 #include "ticks.h"
@@ -511,8 +510,9 @@ static void run_phases(struct runner *r)
 	ticks_end(r->ticks, clock_ns());
 }
 
-int runner_run(const struct config *cfg, struct program **progs, int nprogs,
-	       const struct backend_ops *be, struct result *res)
+int runner_run(const struct config *cfg, FILE *out, struct program **progs,
+	       int nprogs, const struct backend_ops *be, struct result *res,
+	       bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
@@ -520,7 +520,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 		.nprogs = nprogs,
 		.be = be,
 		.res = res,
-		.out = opt_out(cfg),
+		.out = out,
 		.barrier = {-1, -1},
 		.sigfd = -1,
 		.parent = getpid(),
@@ -528,6 +528,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	bool *dirty = NULL;
 	int rc = 3;
 
+	*measured = false;
 	r.shm = shm_alloc(cfg->nclients);
 	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
 	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
@@ -579,10 +580,7 @@ int runner_run(const struct config *cfg, struct program **progs, int nprogs,
 	if (be->fini)
 		be->fini(cfg, dirty);
 	/* what was measured, also after a failure once the clients ran */
-	if (rc != 3 && (!r.failed || r.ticks->phase_start)) {
-		report_text(r.out, res, NULL);
-		fflush(r.out);
-	}
+	*measured = rc != 3 && (!r.failed || r.ticks->phase_start);
 out:
 	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
 		close(r.sigfd);

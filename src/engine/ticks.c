@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "config.h"
 #include "result.h"
 #include "shm.h"
 

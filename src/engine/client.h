@@ -11,7 +11,7 @@
 
 #include "backend.h"
 #include "loadfile.h"
-#include "options.h"
+#include "config.h"
 #include "shm.h"
 
 struct client {

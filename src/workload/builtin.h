@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+/* the name of the built-in default workload, for -c */
+#define BUILTIN_NETBENCH "builtin:netbench"
+
 /* builtin_find - the text of built-in loadfile @name ("builtin:netbench"),
  * its length in *@len; NULL if there is none of that name. */
 const char *builtin_find(const char *name, size_t *len);

@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * options.h - the command line of "dbench-ng [OPTIONS] NPROCS": every
- * dbench 4.0 option that applies to a local filesystem plus the later ones
- * people use, parsed into a struct config and validated.
+ * config.h - the settings of a run, as parsed from its command line
+ * (cli/options.c) and as recorded in its result (result.h).
  */
-#ifndef DBNG_OPTIONS_H
-#define DBNG_OPTIONS_H
+#ifndef DBNG_CONFIG_H
+#define DBNG_CONFIG_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
-
-#define OPT_MAX_PROCS 100000
-#define OPT_BUILTIN   "builtin:netbench"
 
 struct config {
 	int nprocs;	      /* NPROCS: forked processes */
@@ -43,22 +38,5 @@ struct config {
 	int runs;	      /* --runs: repeat the whole benchmark */
 	FILE *out;	      /* not an option: overrides opt_out() */
 };
-
-/* opt_out - where the human-readable output goes: stdout, or stderr when
- * the JSON result is written to stdout. */
-FILE *opt_out(const struct config *cfg);
-
-enum opt_result {
-	OPT_RUN,     /* run the benchmark */
-	OPT_EXIT_OK, /* --help or --version was printed */
-	OPT_ERROR,   /* a message was printed to stderr; exit 2 */
-};
-
-/* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or
- * stdout (--help, --version). */
-enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
-
-/* opt_usage - print the option summary. */
-void opt_usage(FILE *f);
 
 #endif

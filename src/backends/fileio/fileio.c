@@ -32,7 +32,7 @@
 #include "backend.h"
 #include "client.h"
 #include "loadfile.h"
-#include "options.h"
+#include "config.h"
 
 #define DOS_ATTR     "user.DosAttrib"
 #define DOS_ATTR_LEN 44

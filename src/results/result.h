@@ -14,7 +14,7 @@
 
 #include "histogram.h"
 #include "ops.h"
-#include "options.h"
+#include "config.h"
 
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_MAX_MSGS 8

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "options.h"
 
 __asm__(".section .rodata\n"
 	".balign 16\n"
@@ -25,7 +24,7 @@ extern const char builtin_netbench_end[] __asm__("builtin_netbench_end");
 
 const char *builtin_find(const char *name, size_t *len)
 {
-	if (strcmp(name, OPT_BUILTIN))
+	if (strcmp(name, BUILTIN_NETBENCH))
 		return NULL;
 	/* two symbols, so subtract addresses, not pointers to two objects */
 	*len = (size_t)((uintptr_t)builtin_netbench_end -

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * options.h - the command line of "dbench-ng [OPTIONS] NPROCS": every
+ * dbench 4.0 option that applies to a local filesystem plus the later ones
+ * people use, parsed into a struct config and validated.
+ */
+#ifndef DBNG_OPTIONS_H
+#define DBNG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "builtin.h"
+#include "config.h"
+
+#define OPT_MAX_PROCS 100000
+#define OPT_BUILTIN   BUILTIN_NETBENCH
+
+
+/* opt_out - where the human-readable output goes: stdout, or stderr when
+ * the JSON result is written to stdout. */
+FILE *opt_out(const struct config *cfg);
+
+enum opt_result {
+	OPT_RUN,     /* run the benchmark */
+	OPT_EXIT_OK, /* --help or --version was printed */
+	OPT_ERROR,   /* a message was printed to stderr; exit 2 */
+};
+
+/* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or
+ * stdout (--help, --version). */
+enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
+
+/* opt_usage - print the option summary. */
+void opt_usage(FILE *f);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * runner.h - the parent's side of a run: fork the clients, release them
+ * together, tick once a second (progress, warmup end, time limit), notice
+ * signals and dead children, reap, merge into the result (the caller
+ * renders it).
+ */
+#ifndef DBNG_RUNNER_H
+#define DBNG_RUNNER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct backend_ops;
+struct config;
+struct program;
+struct result;
+
+/*
+ * runner_run - run the benchmark: client i uses progs[i % nprogs].  The
+ * backend's init() has been done.  Prints the progress lines to @out,
+ * fills @res with what was measured (also when the run failed or was
+ * interrupted) and returns the exit status (0, 1, 3, 128+signal);
+ * *@measured tells whether @res holds a report's worth (the clients ran).
+ */
+int runner_run(const struct config *cfg, FILE *out, struct program **progs,
+	       int nprogs, const struct backend_ops *be, struct result *res,
+	       bool *measured);
+
+#endif
