@@ -247,7 +247,7 @@ static void log_event(enum op op, const char *shown, const char *action,
 
 	ns = mono_ns();
 	clock_gettime(CLOCK_REALTIME, &rt);
-	if (at) {	/* the wall-clock time of @at */
+	if (at) { /* the wall-clock time of @at */
 		real = (long long)rt.tv_sec * NS_PER_SEC + rt.tv_nsec -
 		       (ns - at);
 		rt.tv_sec = (time_t)(real / NS_PER_SEC);
