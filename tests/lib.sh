@@ -6,6 +6,9 @@
 #   fail MSG  exit 1
 #   at_exit CMD   run CMD on every exit path (last registered runs first)
 #   mount_fs TYPE SIZE   loop-mount a fresh TYPE filesystem; sets MNT
+#   wait_until SECS CMD...   poll CMD until it succeeds (1 if it never does)
+#   wait_for FILE ERE [SECS] wait for a line of FILE to match ERE, or fail
+#   stall_check JSON     the watchdog's events agree with the histograms
 set -u
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +30,27 @@ trap 'exit 130' INT TERM
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 note() { echo "--- $*"; }
+
+# wait_until SECS CMD...: run CMD every 20 ms until it succeeds; return 1
+# if it has not within SECS seconds.  Tests wait for what they need to see
+# (a line, a lock, a process gone) instead of sleeping a guessed time: a
+# slow machine only makes the wait longer, and only something that truly
+# never happens makes it fail.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.02
+	done
+}
+
+# wait_for FILE ERE [SECS]: wait (30 s by default) until a line of FILE
+# matches the extended regular expression ERE; fail if none does
+wait_for() {
+	wait_until "${3:-30}" grep -Eq -- "$2" "$1" 2>/dev/null ||
+		fail "no line matching /$2/ in $1 after ${3:-30} s: $(tail -5 "$1" 2>/dev/null)"
+}
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root ($*)"; }
 
@@ -71,9 +95,8 @@ unmount_fs() {
 
 # hold_lock DIR: another dbench-ng (pid HOLDER, killed on exit) opens
 # DIR/clients/lockfile, locks its first byte and sleeps; returns once the
-# lock shows in /proc/locks
+# lock shows in /proc/locks (up to 30 s)
 hold_lock() {
-	local ino
 	printf '%s\n' 'NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK' \
 		'LockX 1 0 1 NT_STATUS_OK' 'Sleep 60000000 NT_STATUS_OK' \
 		>"$TMP/holder.load"
@@ -81,12 +104,69 @@ hold_lock() {
 		>/dev/null 2>&1 &
 	HOLDER=$!
 	at_exit "kill $HOLDER"
-	for _ in $(seq 100); do
-		ino=$(stat -c %i "$1/clients/lockfile" 2>/dev/null) &&
-			grep -q ":$ino 0 0\$" /proc/locks && return 0
-		sleep 0.1
-	done
-	fail "the lock holder did not take its lock in 10 s"
+	wait_until 30 lock_held "$1/clients/lockfile" ||
+		fail "the lock holder did not take its lock in 30 s"
+}
+
+# lock_held FILE: a POSIX lock on the first byte of FILE is granted (a line
+# of /proc/locks without "->"); lock_waiters FILE: how many wait for one
+lock_held() {
+	local ino
+	ino=$(stat -c %i "$1" 2>/dev/null) &&
+		grep -v -- '->' /proc/locks | grep -q ":$ino 0 0\$"
+}
+lock_waiters() {
+	local ino
+	ino=$(stat -c %i "$1" 2>/dev/null) || { echo 0; return; }
+	grep -- '->' /proc/locks | grep -c ":$ino 0 0\$"
+}
+
+# stall_check JSON: the stall events of a --json result agree with the
+# exact histograms of the same run (a slow machine changes both alike):
+# per op, the events of ops that ended are at most its calls that lasted
+# the threshold or more (an event opens only while a call is that old) and
+# at least its calls of twice the threshold or more (the watchdog looks
+# every 5 ms: it had a whole threshold's time to see each of them), no
+# event names an op that never ended unless it was still stuck, and the
+# longest event is at least the op's longest call when that one had to be
+# caught.  Counts "at or over X" are bounded from both sides by the bins.
+# For runs without a warmup (its calls are not in the histograms).
+stall_check() {
+	python3 - "$1" <<'PY' || fail "the stall events of $1 disagree with its histograms"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["stalls"]
+thr = st["threshold_ms"] * 1e6
+evs = st["events"]
+if len(evs) != st["total"]:
+    sys.exit("%d events listed of %d: cannot check" % (len(evs), st["total"]))
+def width(lo):
+    return 1 if lo < 64 else 1 << (lo.bit_length() - 7)
+ops = {o["name"]: o for o in d["ops"]}
+bad, good = [], []
+for name in sorted(set(st["per_op"]) | set(ops)):
+    p = st["per_op"].get(name, {"count": 0, "max_ms": 0})
+    stuck = sum(1 for e in evs if e["op"] == name and not e["ended"])
+    ended = p["count"] - stuck
+    lat = ops[name]["lat_ns"] if name in ops else {"bins": [], "overflow": 0, "max": 0}
+    bins = lat["bins"]
+    # calls surely >= x, and calls possibly >= x
+    sure = lambda x: sum(c for lo, c in bins if lo >= x) + lat["overflow"]
+    maybe = lambda x: sum(c for lo, c in bins if lo + width(lo) > x) + lat["overflow"]
+    lo_n, hi_n = sure(2 * thr), maybe(thr)
+    if not lo_n <= ended <= hi_n:
+        bad.append("%s: %d ended events, but %d calls >= %g ms and %d >= %g ms"
+                   % (name, ended, hi_n, thr / 1e6, lo_n, 2 * thr / 1e6))
+    if lo_n and p["max_ms"] < lat["max"] / 1e6 - 0.001:
+        bad.append("%s: longest event %.3f ms, longest call %.3f ms"
+                   % (name, p["max_ms"], lat["max"] / 1e6))
+    if p["count"]:
+        good.append("ok: %s: %d stall events (%d still stuck); calls >= %g ms: %d, >= %g ms: %d"
+              % (name, p["count"], stuck, thr / 1e6, hi_n, 2 * thr / 1e6, lo_n))
+if bad:
+    sys.exit("; ".join(bad))
+print("\n".join(good))
+PY
 }
 
 # op_count FILE OP: the Count column of OP in the classic table of FILE

@@ -31,7 +31,7 @@ for args in "-t 3 --warmup 1" "-t 2 --warmup 0 --per-client-results -s -S" \
 done
 
 note "the JSON document"
-expect_rc 0 "$DBNG" -t 3 --warmup 1 --json "$TMP/r.json" -D "$D" 2 >/dev/null
+expect_rc 0 "$DBNG" -t 3 --warmup 1 --json "$TMP/r.json" -D "$D" 2 >"$TMP/live3"
 j=$TMP/r.json
 grep -q '"format_version": 1' "$j" || fail "no format_version"
 for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
@@ -49,29 +49,58 @@ ls "$TMP"/r.json.tmp.* 2>/dev/null && fail "temporary file left behind"
 # execute seconds in the series: one point per execute line
 n_exec=$(grep -c '"warmup": false' "$j")
 [ "$n_exec" -ge 2 ] || fail "only $n_exec execute points in the time series"
-# the series covers the whole run: every interval about a second long
-# (the last may be shorter), back to back from the release, and together
-# the lines of every client and every byte of the execute phase (but the
-# few done after the stop)
-python3 - "$j" <<'PY' || fail "the time series does not cover the run"
+# the series covers the whole run: intervals back to back from the
+# release; one point per progress line, with the line's own figures
+# (lines per client since the start, latency), plus the two ticks that
+# print no line (the end of the warmup, the stop) -- however late a busy
+# machine's ticks come; and together the lines of every client and every
+# byte of the execute phase, but those of the ops that end after the stop
+python3 - "$j" "$TMP/live3" <<'PY' || fail "the time series does not cover the run"
 import json, sys
 d = json.load(open(sys.argv[1]))
 pts = d["time_series"]["points"]
+n = d["config"]["clients"]
 t = 0.0
 for p in pts:
     assert abs(p["t"] - p["dur"] - t) < 1e-6, ("gap before", p["t"], t)
-    assert 0 < p["dur"] < 1.5, ("interval", p["t"], p["dur"])
+    assert p["dur"] > 0, ("interval", p["t"], p["dur"])
     t = p["t"]
-# ops that end after the stop are in the clients' totals only: allow 1 %
-# (a series without its last second lacks a third)
-lines = sum(c["lines"] for c in d["clients"])
-plines = sum(p["lines"] for p in pts)
-assert 0.99 * lines <= plines <= lines, ("lines", plines, lines)
+prog = [l.split() for l in open(sys.argv[2])
+        if len(l.split()) == 10 and l.split()[4] in ("warmup", "execute")]
+last_warm = max(i for i, p in enumerate(pts) if p["warmup"])
+assert last_warm < len(pts) - 1, "no execute point"
+line_pts = [i for i in range(len(pts)) if i not in (last_warm, len(pts) - 1)]
+assert len(line_pts) == len(prog), ("points", len(pts), "progress lines", len(prog))
+# The lines a progress line shows (all clients' / n, rounded down) exceed
+# what the points hold by the lines of no point: none in the warmup; at
+# its end the runner samples the clients, then re-reads their counts as
+# the base of the next point, and what was done in between is lost (a
+# runner bug, to be fixed in src/runner.c; then this loss must be 0).
+# The loss is one constant L for every later line and the total.
+lo, hi = 0, float("inf")
+for i, l in zip(line_pts, prog):
+    p, done = pts[i], sum(q["lines"] for q in pts[:i + 1])
+    assert p["warmup"] == (l[4] == "warmup"), ("phase", p, l)
+    assert "%.3f" % p["latency_ms"] == l[8], ("latency", p["latency_ms"], l)
+    a, b = int(l[1]) * n - done, int(l[1]) * n + n - 1 - done
+    if p["warmup"]:
+        assert a <= 0 <= b, ("lines in the warmup", done, n, l)
+    else:
+        lo, hi = max(lo, a), min(hi, b)
+        assert lo <= hi, ("lines", done, n, l, "lost", lo, hi)
+# an op that ends after the stop is in the clients' totals only: at most
+# one per client (a Sleep or I/O it was in), of at most 2 lines (the
+# built-in workload's first line follows a comment) and 65536 bytes
 nbytes = sum(c["bytes"] for c in d["clients"])
 pbytes = sum(p["bytes"] for p in pts if not p["warmup"])
-assert 0.99 * nbytes <= pbytes <= nbytes, ("execute bytes", pbytes, nbytes)
-assert any(p["warmup"] for p in pts), "no warmup point"
-print("ok: %d points, %d of %d lines, from 0 to %.3f s" % (len(pts), plines, lines, t))
+assert nbytes - n * 65536 <= pbytes <= nbytes, ("execute bytes", pbytes, nbytes)
+lines = sum(c["lines"] for c in d["clients"])
+plines = sum(p["lines"] for p in pts)
+assert lo <= lines - plines <= hi + 2 * n, ("lines", plines, lines, "lost", lo, hi)
+print("ok: %d points for %d progress lines, %d of %d lines, from 0 to %.3f s%s"
+      % (len(pts), len(prog), plines, lines, t,
+         "" if hi == 0 else "; %d to %d lines lost at the end of the warmup "
+         "(runner bug)" % (lo, min(hi, lines - plines))))
 PY
 
 note "--json - : JSON on stdout, the text on stderr"
@@ -99,7 +128,8 @@ set -m
 "$DBNG" -t 60 --warmup 0 -c "$LF" --json "$TMP/i.json" -D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
 set +m
-sleep 2.5
+# in the measured phase (an execute line), so "after X s of measurement"
+wait_for "$TMP/out" " execute "
 kill -INT $pid
 wait $pid
 [ $? = 130 ] || fail "interrupted run did not exit 130"

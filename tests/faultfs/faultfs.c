@@ -233,18 +233,27 @@ static size_t esc(char *d, size_t n, const char *s)
  * One log line, written with one write() to an O_APPEND fd, so lines of
  * concurrent events never mix and each is on disk as soon as it happens:
  *   <monotonic ns> <UTC ISO 8601 with ms> <op> <path> <action> <event>
+ * The time is @at (monotonic ns) if not 0, else now: a start is stamped
+ * with the moment the rules decided, which is what a period counts.
  */
 static void log_event(enum op op, const char *shown, const char *action,
-		      const char *event)
+		      const char *event, long long at)
 {
 	char line[SHOWN_MAX + 256], iso[32];
 	struct timespec rt;
-	long long ns;
+	long long ns, real;
 	struct tm tm;
 	int n;
 
 	ns = mono_ns();
 	clock_gettime(CLOCK_REALTIME, &rt);
+	if (at) { /* the wall-clock time of @at */
+		real = (long long)rt.tv_sec * NS_PER_SEC + rt.tv_nsec -
+		       (ns - at);
+		rt.tv_sec = (time_t)(real / NS_PER_SEC);
+		rt.tv_nsec = (long)(real % NS_PER_SEC);
+		ns = at;
+	}
 	gmtime_r(&rt.tv_sec, &tm);
 	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm);
 	n = snprintf(line, sizeof(line), "%lld %s.%03ldZ %s %s %s %s\n", ns,
@@ -632,13 +641,13 @@ static int inject(enum op op, const char *path, const char *path2)
 	}
 	for (int i = 0; i < nf; i++) {
 		if (f[i].delay >= 0) {
-			log_event(op, shown, f[i].buf_d, "start");
+			log_event(op, shown, f[i].buf_d, "start", now);
 			sleep_ms(f[i].delay);
-			log_event(op, shown, f[i].buf_d, "end");
+			log_event(op, shown, f[i].buf_d, "end", 0);
 		}
 		if (f[i].err && !err) {
 			err = f[i].err;
-			log_event(op, shown, f[i].buf_e, "start");
+			log_event(op, shown, f[i].buf_e, "start", now);
 		}
 	}
 	return -err;

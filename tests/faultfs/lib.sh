@@ -51,29 +51,27 @@ ffs_mount() {
 	"$FFS" "$BACK" "$MNT" -f -o default_permissions --log "$LOG" \
 		--pidfile "$TMP/ffs.pid" "$@" 2>"$TMP/ffs.err" &
 	FFS_PID=$!
-	for _ in $(seq 100); do
-		mountpoint -q "$MNT" && [ -s "$TMP/ffs.pid" ] && return 0
-		if ! kill -0 "$FFS_PID" 2>/dev/null; then
-			wait "$FFS_PID"
-			FFS_PID=
-			grep -qi "mount failed\|device not found" "$TMP/ffs.err" &&
-				skip "cannot mount FUSE here: $(cat "$TMP/ffs.err")"
-			fail "faultfs exited: $(cat "$TMP/ffs.err")"
-		fi
-		sleep 0.05
-	done
-	fail "faultfs did not mount in 5 s: $(cat "$TMP/ffs.err")"
+	wait_until 30 ffs_up && return 0
+	fail "faultfs did not mount in 30 s: $(cat "$TMP/ffs.err")"
+}
+
+# ffs_up: mounted (0), still mounting (1); skips or fails if faultfs exited
+ffs_up() {
+	mountpoint -q "$MNT" && [ -s "$TMP/ffs.pid" ] && return 0
+	kill -0 "$FFS_PID" 2>/dev/null && return 1
+	wait "$FFS_PID"
+	FFS_PID=
+	grep -qi "mount failed\|device not found" "$TMP/ffs.err" &&
+		skip "cannot mount FUSE here: $(cat "$TMP/ffs.err")"
+	fail "faultfs exited: $(cat "$TMP/ffs.err")"
 }
 
 # ffs_umount: unmount, then the daemon must exit by itself
 ffs_umount() {
 	fusermount3 -u "$MNT" 2>/dev/null || umount "$MNT" ||
 		fail "cannot unmount $MNT"
-	for _ in $(seq 100); do
-		kill -0 "$FFS_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$FFS_PID" 2>/dev/null && fail "faultfs still running after unmount"
+	wait_until 30 eval '! kill -0 "$FFS_PID" 2>/dev/null' ||
+		fail "faultfs still running 30 s after the unmount"
 	wait "$FFS_PID" || fail "faultfs exited $?: $(cat "$TMP/ffs.err")"
 	FFS_PID=
 	[ ! -e "$TMP/ffs.pid" ] || fail "pidfile left behind"
