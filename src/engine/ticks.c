@@ -201,13 +201,11 @@ static void end_warmup(struct ticks *t, uint64_t now)
 			__atomic_exchange_n(&sl->tick_op_max[o], 0,
 					    __ATOMIC_RELAXED);
 	}
-	/* the series counts the execute phase from zero */
+	/* the series counts the execute phase's ops and bytes from zero;
+	 * its lines go on from the count just sampled (reading the slots
+	 * again here would lose the lines done in between) */
 	memset(t->cum_prev, 0, sizeof(*t->cum_prev));
 	t->prev_bytes = 0;
-	t->prev_lines = 0;
-	for (int i = 0; i < t->cfg->nclients; i++)
-		t->prev_lines += slot(t, i)->lines;
-	t->prev_point_ns = now;
 }
 
 /* The clients were told to stop (or all left) at @now: the measured
