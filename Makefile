@@ -64,6 +64,7 @@ UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
 UT_LAYER_watchdog    := engine
+UT_LAYER_pace        := engine
 UT_LAYER_report_text := report
 UT_LAYER_stats_test  := analysis
 UT_LAYER_compare     := analysis

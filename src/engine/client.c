@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "pace.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -195,11 +196,7 @@ static void sleep_until(struct client *cl, uint64_t ns)
 	uint64_t now = clock_ns();
 
 	while (now < ns && !cl->hdr->stop) {
-		uint64_t step = ns - now;
-
-		if (step > 50 * NSEC_PER_MSEC)
-			step = 50 * NSEC_PER_MSEC;
-		clock_sleep_until(now + step);
+		clock_sleep_until(pace_slice_end(now, ns));
 		now = clock_ns();
 	}
 }
@@ -214,31 +211,28 @@ static inline void note_latency(struct client_slot *s, uint64_t ns)
 static void pace_rate(struct client *cl)
 {
 	uint64_t now = clock_ns();
-	double rate = cl->cfg->target_rate * 1e6, delay;
+	int64_t d = pace_rate_delay(&cl->rate, cl->pace_bytes, now,
+				    cl->cfg->target_rate * 1e6);
 
-	if (cl->rate_ns && cl->pace_bytes) {
-		delay = (double)(cl->pace_bytes - cl->rate_bytes) / rate -
-			(double)(now - cl->rate_ns) / 1e9;
-		if (delay > 0) {
-			sleep_until(cl, now + (uint64_t)(delay * 1e9));
-			now = clock_ns();
-		} else {
-			note_latency(cl->slot, (uint64_t)(-delay * 1e9));
-		}
+	if (d > 0) {
+		sleep_until(cl, now + (uint64_t)d);
+		now = clock_ns();
+	} else {
+		note_latency(cl->slot, (uint64_t)-d);
 	}
-	cl->rate_bytes = cl->pace_bytes;
-	cl->rate_ns = now;
+	pace_rate_mark(&cl->rate, cl->pace_bytes, now);
 }
 
 /* Timestamped lines: wait until the line's time in the current pass. */
 static void pace_timestamp(struct client *cl, const struct lf_op *op)
 {
-	uint64_t due = cl->pass_start_ns + op->ts_ns, now = clock_ns();
+	uint64_t now = clock_ns();
+	uint64_t late = pace_timestamp_late(cl->pass_start_ns, op->ts_ns, now);
 
-	if (now < due)
-		sleep_until(cl, due);
+	if (late)
+		note_latency(cl->slot, late);
 	else
-		note_latency(cl->slot, now - due);
+		sleep_until(cl, cl->pass_start_ns + op->ts_ns);
 }
 
 int client_op_sleep(struct client *cl, const struct lf_op *op)
@@ -275,7 +269,7 @@ static void pass_end(struct client *cl, uint64_t now)
 	cl->pass_start_ns = now;
 	cl->prev_start_ns = 0;
 	cl->pace_bytes = 0;
-	cl->rate_ns = 0;
+	cl->rate.ns = 0;
 	if (cl->cfg->run_once) {
 		cl->done = true;
 		s->state = SLOT_CLEANUP;	/* no longer running an op */

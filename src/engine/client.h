@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "loadfile.h"
+#include "pace.h"
 #include "config.h"
 #include "shm.h"
 
@@ -29,7 +30,7 @@ struct client {
 	uint64_t pass_start_ns;
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */
-	uint64_t rate_bytes, rate_ns; /* -R pacing state */
+	struct pace_rate rate;	      /* -R pacing state */
 	uint64_t rng;		      /* xorshift state */
 };
 
