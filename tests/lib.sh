@@ -173,3 +173,30 @@ PY
 op_count() {
 	awk -v op="$2" '/^ Operation/ {t=1; next} t && $1 == op {print $2; exit}' "$1"
 }
+
+# lock_loads N [qpath]: $TMP/base.load and $TMP/cand.load, the same ops on
+# a lock file of client 1's own (base) or one all clients share (cand):
+# take its lock, hold it 200 ms, N rounds of a 4 KiB WriteX and ReadX
+# (each with a Qpathinfo of the lock file if "qpath" is given)
+lock_loads() {
+	local n=$1 q=${2:-} side file i
+	for side in base cand; do
+		file='\clients\lockfile'
+		[ $side = base ] && file='\clients\client1\lockfile'
+		{
+			echo 'Mkdir "\clients\client1" NT_STATUS_OK'
+			echo "NTCreateX \"$file\" 0x40 0x5 1 NT_STATUS_OK"
+			echo 'LockX 1 0 1 NT_STATUS_OK'
+			echo 'Sleep 200000 NT_STATUS_OK'
+			echo 'UnlockX 1 0 1 NT_STATUS_OK'
+			for i in $(seq "$n"); do
+				echo "WriteX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
+				echo "ReadX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
+				[ -z "$q" ] ||
+					echo "QUERY_PATH_INFORMATION \"$file\" 1004 NT_STATUS_OK"
+			done
+			echo 'Close 1 NT_STATUS_OK'
+			echo 'Sleep 10000 NT_STATUS_OK'
+		} >"$TMP/$side.load"
+	done
+}

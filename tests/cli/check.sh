@@ -18,22 +18,7 @@
 command -v python3 >/dev/null || skip "python3 not installed (editing the baseline)"
 D=$TMP/d
 mkdir -p "$D"
-# loadfile LOCKFILE: take LOCKFILE's lock, hold it 200 ms, do some I/O
-loadfile() {
-	echo 'Mkdir "\clients\client1" NT_STATUS_OK'
-	echo "NTCreateX \"$1\" 0x40 0x5 1 NT_STATUS_OK"
-	echo 'LockX 1 0 1 NT_STATUS_OK'
-	echo 'Sleep 200000 NT_STATUS_OK'
-	echo 'UnlockX 1 0 1 NT_STATUS_OK'
-	for i in 1 2 3 4; do
-		echo "WriteX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
-		echo "ReadX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
-	done
-	echo 'Close 1 NT_STATUS_OK'
-	echo 'Sleep 10000 NT_STATUS_OK'
-}
-loadfile '\clients\client1\lockfile' >"$TMP/base.load"
-loadfile '\clients\lockfile' >"$TMP/cand.load"
+lock_loads 4
 RUN="-t 1 --warmup 0 -D $D 2"
 # one pre-registered metric, so that 5 vs 5 runs can reach significance
 CHECK="--metrics LockX:mean --max-runs 8"

@@ -11,23 +11,7 @@
 
 CMP=("$DBNG" compare)
 
-# the same ops on both sides; only the lock file differs
-loadfile() {
-	echo 'Mkdir "\clients\client1" NT_STATUS_OK'
-	echo "NTCreateX \"$1\" 0x40 0x5 1 NT_STATUS_OK"
-	echo 'LockX 1 0 1 NT_STATUS_OK'
-	echo 'Sleep 200000 NT_STATUS_OK'
-	echo 'UnlockX 1 0 1 NT_STATUS_OK'
-	for i in 1 2 3 4 5 6 7 8; do
-		echo "WriteX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
-		echo "ReadX 1 $((i * 4096)) 4096 4096 NT_STATUS_OK"
-		echo "QUERY_PATH_INFORMATION \"$1\" 1004 NT_STATUS_OK"
-	done
-	echo 'Close 1 NT_STATUS_OK'
-	echo 'Sleep 10000 NT_STATUS_OK'
-}
-loadfile '\clients\client1\lockfile' >"$TMP/base.load"
-loadfile '\clients\lockfile' >"$TMP/cand.load"
+lock_loads 8 qpath
 
 note "4 baseline and 4 candidate runs, interleaved"
 mkdir -p "$TMP/d"
