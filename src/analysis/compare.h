@@ -3,8 +3,8 @@
  * compare.h - did the candidate runs regress against the baseline runs?
  * Per op and metric, one value per run; Mann-Whitney U, a bootstrap CI
  * of the change, Holm's correction and noise floors decide (see
- * docs/regressions.md).  The `compare` subcommand and the library API
- * that `check` calls.
+ * docs/regressions.md).  The API that the `compare` and `check`
+ * subcommands (src/cli) call.
  */
 #ifndef DBNG_COMPARE_H
 #define DBNG_COMPARE_H
@@ -124,9 +124,5 @@ void cmp_row(const struct cmp_report *r, int i, struct cmp_row_info *out);
 
 /* cmp_free - release @r (NULL is fine) */
 void cmp_free(struct cmp_report *r);
-
-/* compare_main - `dbench-ng compare ...`, @argv[0] is "compare";
- * returns the exit code: 0, 1 or 2 */
-int compare_main(int argc, char **argv);
 
 #endif

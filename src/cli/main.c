@@ -3,7 +3,7 @@
  * main.c - entry point and the table of subcommands:
  *   dbench-ng [run] [OPTIONS] NPROCS      run the benchmark (run.c)
  *   dbench-ng report FILE [...]           re-render a stored result
- *   dbench-ng compare BASE... -- CAND...  compare runs (compare.c)
+ *   dbench-ng compare BASE... -- CAND...  compare runs (cmd_compare.c)
  *   dbench-ng check --baseline FILE...    decide for git bisect (check.c)
  */
 #include <getopt.h>
@@ -15,7 +15,7 @@
 #include "result.h"
 #include "result_json.h"
 #include "check.h"
-#include "compare.h"
+#include "commands.h"
 #include "run.h"
 
 
