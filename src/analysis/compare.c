@@ -6,6 +6,7 @@
  * have compare_decide.c judge the rows and compare_reason.c say why.
  */
 #include "compare_impl.h"
+#include "compare_test.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 #include "result.h"
-#include "stats_test.h"
+#include "sigtest.h"
 
 void cmp_opts_default(struct cmp_opts *o)
 {
@@ -279,7 +280,7 @@ int cmp_nrows(const struct cmp_report *r)
 	return r->nrows;
 }
 
-void cmp_row(const struct cmp_report *r, int i, struct cmp_row_info *out)
+void cmp_get_row(const struct cmp_report *r, int i, struct cmp_row_info *out)
 {
 	const struct cmp_row *w = &r->rows[i];
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "stats_test.h"
+#include "sigtest.h"
 
 /*
  * Thresholds of the modes without a test (1 run on a side, or too few

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "stats_test.h"
+#include "sigtest.h"
 
 /* a number for people: 3 significant digits, no exponent for big ones */
 const char *cmp_fmt_num(char *buf, size_t len, double v)

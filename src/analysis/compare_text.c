@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stats_test.h"
+#include "sigtest.h"
 
 static const char *verdict_word(const struct cmp_row *w)
 {
