@@ -1,27 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * check.c - decide one commit for "git bisect run".
+ * cmd_check.c - the "check" subcommand: decide one commit for "git
+ * bisect run".
  *
  * Runs the benchmark --min-runs times, compares the candidate runs with
- * the baseline results (compare.c: Mann-Whitney U, Holm, bootstrap CI,
+ * the baseline results (src/analysis: Mann-Whitney U, Holm, bootstrap CI,
  * noise floors), and while the answer is unclear adds runs one at a time
  * up to --max-runs.  Exit 0: no regression; 1: regressed; 125: cannot
  * decide (too few runs to reach significance, a run that failed, or bad
  * input -- git bisect then skips the commit instead of blaming it).
  * One line on stdout says why; the table goes to stderr.
  */
-#include "check.h"
+#include "commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd_run.h"
 #include "compare.h"
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
-#include "run.h"
 
 #define CHECK_SKIP 125
 #define MAX_BASELINES 256
