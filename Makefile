@@ -57,6 +57,8 @@ $(foreach l,$(LAYERS),$(eval build/src/$(l)/%.o: LAYER_INC := $(call incs_of,$(l
 UT_SRC   := $(wildcard tests/unit/test_*.c)
 UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
 UT_LAYER_sha256      := base
+UT_LAYER_num         := base
+UT_LAYER_utf8        := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
@@ -66,7 +68,7 @@ UT_LAYER_ticks       := engine
 UT_LAYER_watchdog    := engine
 UT_LAYER_pace        := engine
 UT_LAYER_report_text := report
-UT_LAYER_stats_test  := analysis
+UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
 UT_LAYER_options     := cli
 PROBE_LAYER_htmlprobe  := report

@@ -3,8 +3,8 @@
  * compare.h - did the candidate runs regress against the baseline runs?
  * Per op and metric, one value per run; Mann-Whitney U, a bootstrap CI
  * of the change, Holm's correction and noise floors decide (see
- * docs/regressions.md).  The `compare` subcommand and the library API
- * that `check` calls.
+ * docs/regressions.md).  The API that the `compare` and `check`
+ * subcommands (src/cli) call.
  */
 #ifndef DBNG_COMPARE_H
 #define DBNG_COMPARE_H
@@ -45,18 +45,12 @@ enum cmp_mode {
 struct cmp_report;
 
 /*
- * cmp_run - compare @nb baseline results with @nc candidate results
+ * cmp_run_named - compare @nb baseline results with @nc candidate results
  * (both >= 1).  The results are only read and may be freed afterwards.
- * NULL when out of memory or when o->metric_filter is invalid (check it
- * first with cmp_filter_check()).
- */
-struct cmp_report *cmp_run(struct result **base, int nb, struct result **cand,
-			   int nc, const struct cmp_opts *o);
-
-/*
- * cmp_run_named - cmp_run() where notes and the JSON name each run by
- * its file: @base_names and @cand_names (may be NULL) hold @nb and @nc
- * names.
+ * Notes and the JSON name each run by its file: @base_names and
+ * @cand_names (may be NULL) hold @nb and @nc names.  NULL when out of
+ * memory or when o->metric_filter is invalid (check it first with
+ * cmp_filter_check()).
  */
 struct cmp_report *cmp_run_named(struct result **base, int nb,
 				 struct result **cand, int nc,
@@ -103,30 +97,11 @@ int cmp_unclear(const struct cmp_report *r);
  */
 int cmp_cand_runs_needed(const struct cmp_report *r);
 
-/* One row of the report: an op and a metric. */
-struct cmp_row_info {
-	const char *op;	     /* report label, "all" for MB/s */
-	const char *metric;  /* "ops/s", "mean", ..., "over500ms", "MB/s" */
-	double base, cand;   /* medians over runs */
-	double change;	     /* cand / base - 1 (+inf from 0) */
-	double p, p_holm;    /* NAN when not computed */
-	bool in_family;	     /* counted in the Holm correction */
-	double ci_lo, ci_hi; /* NAN when not computed */
-	int verdict;	     /* 1 regressed, -1 improved, 0 no change */
-	bool unclear;	     /* see cmp_unclear() */
-};
-
-/* cmp_nrows - the number of rows (metrics compared) */
+/* cmp_nrows - the number of rows (metrics compared); 0: nothing in
+ * common to compare */
 int cmp_nrows(const struct cmp_report *r);
-
-/* cmp_row - row @i (0 <= i < cmp_nrows()) into @out */
-void cmp_row(const struct cmp_report *r, int i, struct cmp_row_info *out);
 
 /* cmp_free - release @r (NULL is fine) */
 void cmp_free(struct cmp_report *r);
-
-/* compare_main - `dbench-ng compare ...`, @argv[0] is "compare";
- * returns the exit code: 0, 1 or 2 */
-int compare_main(int argc, char **argv);
 
 #endif

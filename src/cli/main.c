@@ -1,109 +1,36 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * main.c - entry point and the table of subcommands:
- *   dbench-ng [run] [OPTIONS] NPROCS      run the benchmark (run.c)
+ *   dbench-ng [run] [OPTIONS] NPROCS      run the benchmark (cmd_run.c)
  *   dbench-ng report FILE [...]           re-render a stored result
- *   dbench-ng compare BASE... -- CAND...  compare runs (compare.c)
- *   dbench-ng check --baseline FILE...    decide for git bisect (check.c)
+ *                                         (cmd_report.c)
+ *   dbench-ng compare BASE... -- CAND...  compare runs (cmd_compare.c)
+ *   dbench-ng check --baseline FILE...    decide for git bisect
+ *                                         (cmd_check.c)
  */
-#include <getopt.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "report_text.h"
-#include "result.h"
-#include "result_json.h"
-#include "check.h"
-#include "compare.h"
-#include "run.h"
+#include "commands.h"
 
-
-static void report_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: dbench-ng report FILE [--percentiles P,P,...] "
-		"[--html OUT.html]\n"
-		"Re-render a stored result: a dbench-ng JSON file (--json) or "
-		"a dbench\ntext log (the stdout of dbench 4.0 or dbench-ng).\n"
-		"\n"
-		"      --percentiles=LIST  columns of the percentile table\n"
-		"                          (default 50,90,99,99.9)\n"
-		"      --html=FILE         also write an HTML report with plots\n"
-		"  -h, --help              this text\n");
-}
-
-static int cmd_report(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"percentiles", required_argument, NULL, 'p'},
-		{"html", required_argument, NULL, 'H'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct report_pcts pcts, *pp = NULL;
-	const char *html = NULL;
-	struct result *r;
-	char err[1024];
-	int c;
-
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (report_pcts_parse(optarg, &pcts, err, sizeof(err))) {
-				fprintf(stderr, "dbench-ng report: %s\n", err);
-				return 2;
-			}
-			pp = &pcts;
-			break;
-		case 'H':
-			html = optarg;
-			break;
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr, "dbench-ng report: option '%s' needs a "
-				"value\n", argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "dbench-ng report: unknown option '%s' "
-				"(see dbench-ng report --help)\n",
-				argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "dbench-ng report: %s (see dbench-ng report "
-			"--help)\n", argc - optind ? "one FILE at a time"
-						   : "missing FILE");
-		return 2;
-	}
-	if (result_load(argv[optind], &r, err, sizeof(err))) {
-		fprintf(stderr, "dbench-ng report: %s\n", err);
-		return 2;
-	}
-	report_text(stdout, r, pp);
-	if (html && report_html_file(r, html, err, sizeof(err))) {
-		fprintf(stderr, "dbench-ng report: %s\n", err);
-		result_free(r);
-		return 3;
-	}
-	result_free(r);
-	return 0;
-}
+static const struct {
+	const char *name;
+	int (*main)(int argc, char **argv);
+} commands[] = {
+	{"run", run_main},
+	{"compare", compare_main},
+	{"check", check_main},
+	{"report", report_main},
+};
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "run"))
-		return run_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "check"))
-		return check_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1);
+	size_t n = sizeof(commands) / sizeof(commands[0]);
+
+	for (size_t i = 0; argc > 1 && i < n; i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
+	}
+	/* no subcommand: a run, as dbench's command line */
 	return run_main(argc, argv);
 }

@@ -21,8 +21,10 @@
 #include <jansson.h>
 
 #include "compare.h"
+#include "compare_test.h"
 #include "result.h"
-#include "stats_test.h"
+#include "sigtest.h"
+#include "sigtest_test.h"
 
 /*
  * The model: three ops with lognormal latencies (shape 0.6), a run-to-run
@@ -102,7 +104,7 @@ static int flagged(const struct cmp_report *rep, int verdict,
 	int n = 0;
 
 	for (int i = 0; i < cmp_nrows(rep); i++) {
-		cmp_row(rep, i, &ri);
+		cmp_get_row(rep, i, &ri);
 		if (ri.verdict == verdict &&
 		    (!only_op || strcmp(ri.op, only_op)))
 			n++;
@@ -114,7 +116,7 @@ static bool find_row(const struct cmp_report *rep, const char *op,
 		     const char *metric, struct cmp_row_info *out)
 {
 	for (int i = 0; i < cmp_nrows(rep); i++) {
-		cmp_row(rep, i, out);
+		cmp_get_row(rep, i, out);
 		if (!strcmp(out->op, op) && !strcmp(out->metric, metric))
 			return true;
 	}
@@ -345,7 +347,7 @@ static void test_one_run(void **state)
 	assert_non_null(strstr(out, "1 vs 1 run: significance cannot be "
 				    "judged"));
 	for (int i = 0; i < cmp_nrows(rep); i++) {
-		cmp_row(rep, i, &ri);
+		cmp_get_row(rep, i, &ri);
 		assert_true(isnan(ri.p) && isnan(ri.p_holm) && isnan(ri.ci_lo));
 	}
 	/* 0 -> > 0 ops over 100 ms, and p99.9 more than doubled */

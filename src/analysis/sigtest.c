@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * stats_test.c - hypothesis tests and intervals for comparing two sets of
+ * sigtest.c - significance tests and intervals for comparing two sets of
  * runs: Mann-Whitney U (exact by dynamic programming over doubled
  * mid-ranks, normal approximation for large samples), the percentile
  * bootstrap of the change of medians, and Holm's correction.
  */
-#include "stats_test.h"
+#include "sigtest.h"
+#include "sigtest_test.h"
 
 #include <math.h>
 #include <stdbool.h>

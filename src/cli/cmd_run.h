@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * run.h - running the benchmark from a command line: parse and check
+ * cmd_run.h - running the benchmark from a command line: parse and check
  * everything (options, loadfiles, backend, directory) before anything
  * runs, then run it once or several times.  Used by "dbench-ng [run]"
- * and by "dbench-ng check".
+ * (cmd_run.c) and by "dbench-ng check" (cmd_check.c).
  */
-#ifndef DBNG_RUN_H
-#define DBNG_RUN_H
+#ifndef DBNG_CMD_RUN_H
+#define DBNG_CMD_RUN_H
 
 #include "options.h"
 
@@ -44,8 +44,5 @@ int run_one(struct run_ctx *rc, int run, struct result **out);
 
 /* run_teardown - release what run_setup() loaded */
 void run_teardown(struct run_ctx *rc);
-
-/* run_main - "dbench-ng [run] [OPTIONS] NPROCS", with --runs */
-int run_main(int argc, char **argv);
 
 #endif

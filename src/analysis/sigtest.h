@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * stats_test.h - the statistics behind `dbench-ng compare` and `check`:
- * the Mann-Whitney U test (exact for small samples, ties included), a
- * percentile bootstrap of the relative change of medians, Holm's step-down
- * correction, and a small deterministic PRNG.  Pure functions, no I/O.
+ * sigtest.h - the significance tests behind `dbench-ng compare` and
+ * `check`: the Mann-Whitney U test (exact for small samples, ties
+ * included), a percentile bootstrap of the relative change of medians,
+ * Holm's step-down correction, and a small deterministic PRNG.  Pure
+ * functions, no I/O.  What only the tests use is in sigtest_test.h.
  */
-#ifndef DBNG_STATS_TEST_H
-#define DBNG_STATS_TEST_H
+#ifndef DBNG_SIGTEST_H
+#define DBNG_SIGTEST_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -21,9 +22,6 @@
 
 /* st_median - median of @x (copied, not reordered); NaN when @n is 0 */
 double st_median(const double *x, size_t n);
-
-/* st_mean - arithmetic mean of @x; NaN when @n is 0 */
-double st_mean(const double *x, size_t n);
 
 /*
  * st_rel_change - @to / @from - 1, the relative change from @from to @to.
@@ -45,9 +43,6 @@ double st_rel_change(double from, double to);
  */
 double st_mwu(const double *a, size_t na, const double *b, size_t nb,
 	      double *pmin);
-
-/* st_mwu_p - st_mwu() without @pmin */
-double st_mwu_p(const double *a, size_t na, const double *b, size_t nb);
 
 /*
  * st_mwu_pmin_n - smallest two-sided exact p-value of samples of sizes
@@ -77,12 +72,6 @@ uint64_t st_rng_next(struct st_rng *r);
 
 /* st_rng_below - uniform in [0, @n) without modulo bias; @n > 0 */
 uint64_t st_rng_below(struct st_rng *r, uint64_t n);
-
-/* st_rng_uniform - uniform in [0, 1), 53 bits */
-double st_rng_uniform(struct st_rng *r);
-
-/* st_rng_normal - standard normal (Box-Muller) */
-double st_rng_normal(struct st_rng *r);
 
 /*
  * st_bootstrap_ratio_ci - percentile bootstrap confidence interval, at

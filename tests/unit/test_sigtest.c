@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * test_stats_test.c - the statistics of compare: Mann-Whitney U p-values
- * against known values and against brute-force enumeration of every
- * split (ties included), Holm against a hand-computed example, and the
- * bootstrap CI: covers the true change, deterministic for a seed.
+ * test_sigtest.c - the significance tests of compare (sigtest.c):
+ * Mann-Whitney U p-values against known values and against brute-force
+ * enumeration of every split (ties included), Holm against a
+ * hand-computed example, and the bootstrap CI: covers the true change,
+ * deterministic for a seed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,8 @@
 
 #include <cmocka.h>
 
-#include "stats_test.h"
+#include "sigtest.h"
+#include "sigtest_test.h"
 
 static void close_to(double got, double want, double tol)
 {

@@ -1,27 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * check.c - decide one commit for "git bisect run".
+ * cmd_check.c - the "check" subcommand: decide one commit for "git
+ * bisect run".
  *
  * Runs the benchmark --min-runs times, compares the candidate runs with
- * the baseline results (compare.c: Mann-Whitney U, Holm, bootstrap CI,
+ * the baseline results (src/analysis: Mann-Whitney U, Holm, bootstrap CI,
  * noise floors), and while the answer is unclear adds runs one at a time
  * up to --max-runs.  Exit 0: no regression; 1: regressed; 125: cannot
  * decide (too few runs to reach significance, a run that failed, or bad
  * input -- git bisect then skips the commit instead of blaming it).
  * One line on stdout says why; the table goes to stderr.
  */
-#include "check.h"
+#include "commands.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd_run.h"
 #include "compare.h"
+#include "num.h"
 #include "result.h"
 #include "result_json.h"
-#include "run.h"
 
 #define CHECK_SKIP 125
 #define MAX_BASELINES 256
@@ -54,12 +55,9 @@ static bool is_file(const char *p)
 static int parse_int(const char *opt, const char *s, int min, int max,
 		     int *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s ? s : "", &end, 10);
-	if (!s || end == s || *end || errno || v < min || v > max) {
+	if (num_i64(s ? s : "", 0, min, max, &v) != NUM_OK) {
 		fprintf(stderr, "dbench-ng check: %s: '%s' is not a whole "
 			"number in %d..%d\n", opt, s ? s : "", min, max);
 		return -1;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * run.c - the "run" subcommand: everything a run needs is checked here,
+ * cmd_run.c - the "run" subcommand: everything a run needs is checked here,
  * before anything is printed or any client is forked; then one or
  * --runs N runs, their JSON results and the spread between them.
  */
-#include "run.h"
+#include "cmd_run.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <signal.h>

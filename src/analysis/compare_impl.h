@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * compare_impl.h - what the files of compare share and nothing else sees:
+ * the metrics, a row, the report, and the functions one file gives the
+ * others (compare.h is the API).
+ */
+#ifndef DBNG_COMPARE_IMPL_H
+#define DBNG_COMPARE_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare.h"
+
+struct result;
+
+/* ------------------------- compare_metrics.c --------------------------- */
+
+enum cmp_kind {
+	CMP_K_RATE, /* ops/s, MB/s: lower is worse */
+	CMP_K_MS,   /* mean, p50, p99: ms, higher is worse */
+	CMP_K_TAIL, /* p99.9, max: ms, few ops behind them */
+	CMP_K_EXC,  /* ops over a threshold per million ops */
+};
+
+enum cmp_metric {
+	CMP_M_OPS,
+	CMP_M_MEAN,
+	CMP_M_P50,
+	CMP_M_P99,
+	CMP_M_P999,
+	CMP_M_MAX,
+	CMP_M_OVER10,
+	CMP_M_OVER100,
+	CMP_M_OVER500,
+	CMP_M_MBS, /* the run's throughput, op "all" */
+	CMP_M_NR
+};
+
+struct cmp_metric_info {
+	const char *name; /* table, --metrics and JSON */
+	const char *json; /* JSON key-style name, also taken by --metrics */
+	const char *unit; /* for the reason line */
+	enum cmp_kind kind;
+	bool bins;	   /* needs the histogram bins */
+	double pct;	   /* percentile metrics */
+	uint64_t thr_ns;   /* exceedance metrics */
+	double thr_noises; /* without a test: flag past this x noise */
+	double thr_factor; /* or past this factor (tails, exceedances) */
+};
+
+extern const struct cmp_metric_info cmp_metric[CMP_M_NR];
+
+/* cmp_higher_worse - whether a higher value of metric @m is worse */
+bool cmp_higher_worse(int m);
+
+/* cmp_is_ms - whether metric @m is a latency in ms */
+bool cmp_is_ms(int m);
+
+/* cmp_metric_value - the value of metric @m of op @op (-1: the run) in
+ * run @r, if it has it */
+bool cmp_metric_value(const struct result *r, int op, int m, double *v);
+
+/* cmp_filter_walk - whether @filter selects the row of @op and @m (1) or
+ * not (0); -1 with a message in @err on a bad token */
+int cmp_filter_walk(const char *filter, int op, int m, char *err, size_t len);
+
+/* ------------------------------ compare.c ------------------------------ */
+
+#define CMP_MAX_NOTES 32
+
+enum cmp_v { CMP_V_SAME, CMP_V_WORSE, CMP_V_BETTER };
+
+struct cmp_row {
+	int op;		    /* enum op_type, or -1: the run's throughput */
+	int metric;	    /* enum cmp_metric */
+	double *a, *b;	    /* one value per run */
+	uint64_t min_count; /* fewest ops of the op in a run */
+	double med_a, med_b, change;
+	double p, pmin, p_holm; /* NAN when not computed */
+	bool tested;		/* in the Holm family */
+	double ci_lo, ci_hi;	/* NAN when not computed */
+	enum cmp_v verdict;
+	bool unclear;
+};
+
+struct cmp_report {
+	struct cmp_opts o;
+	char *filter;
+	int na, nb;
+	char **name_a, **name_b;
+	enum cmp_mode mode;
+	int nrows;
+	struct cmp_row *rows;
+	int family;    /* metrics in the Holm family */
+	int nvarying;  /* metrics whose values are not all equal */
+	double best_p; /* smallest Holm-adjusted p these runs allow */
+	int nworse, nbetter, nunclear;
+	int worst; /* row the reason names, or -1 */
+	int nnotes;
+	char *notes[CMP_MAX_NOTES];
+	char reason[512];
+};
+
+/* cmp_note - add a note to @r (at most CMP_MAX_NOTES) */
+__attribute__((format(printf, 2, 3))) void cmp_note(struct cmp_report *r,
+						    const char *fmt, ...);
+
+/* cmp_op_name - the report label of @op, "all" for -1 */
+const char *cmp_op_name(int op);
+
+/* -------------------------- compare_decide.c --------------------------- */
+
+/* cmp_decide - the mode, the tests and the verdict of every row; 0, or -1
+ * when out of memory */
+int cmp_decide(struct cmp_report *r);
+
+/* cmp_family_size - the metrics Holm would correct for */
+int cmp_family_size(const struct cmp_report *r);
+
+/* cmp_runs_needed_equal - the runs per side that could reach alpha over
+ * cmp_family_size() metrics; 0 if more than 1000 */
+int cmp_runs_needed_equal(const struct cmp_report *r);
+
+/* -------------------------- compare_reason.c --------------------------- */
+
+/* cmp_fmt_num - @v for people: 3 significant digits, "-" for NAN */
+const char *cmp_fmt_num(char *buf, size_t len, double v);
+
+/* cmp_fmt_change - a relative change: "+4.2%", "x12", "+inf", "-" */
+const char *cmp_fmt_change(char *buf, size_t len, double x);
+
+/* cmp_why_thresholds - why the thresholds decide, e.g. "3 vs 3 runs: n
+ * too small to reach alpha 0.05" */
+void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len);
+
+/* cmp_make_reason - r->reason from the verdicts */
+void cmp_make_reason(struct cmp_report *r);
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * compare_reason.c - the one line that says why ("regressed: Rename
+ * p99.9 0.41 -> 498 ms (p=0.016, 5 vs 5 runs)"), and the number formats
+ * it shares with the table.
+ */
+#include "compare_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "sigtest.h"
+
+/* a number for people: 3 significant digits, no exponent for big ones */
+const char *cmp_fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a >= 100 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+const char *cmp_fmt_change(char *buf, size_t len, double x)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (isinf(x))
+		snprintf(buf, len, "%sinf", x > 0 ? "+" : "-");
+	else if (fabs(x) < 1)
+		snprintf(buf, len, "%+.1f%%", 100 * x);
+	else if (x < 9)
+		snprintf(buf, len, "%+.0f%%", 100 * x);
+	else if (x < 1e6)
+		snprintf(buf, len, "x%.0f", 1 + x); /* 10 times or more */
+	else
+		snprintf(buf, len, "x%.1e", 1 + x);
+	return buf;
+}
+
+/* "Rename p99.9 0.41 -> 498 ms" */
+static void row_text(char *buf, size_t len, const struct cmp_row *w)
+{
+	char x[32], y[32];
+	const struct cmp_metric_info *mi = &cmp_metric[w->metric];
+
+	if (w->op < 0)
+		snprintf(buf, len, "throughput %s -> %s MB/s",
+			 cmp_fmt_num(x, sizeof(x), w->med_a),
+			 cmp_fmt_num(y, sizeof(y), w->med_b));
+	else if (mi->kind == CMP_K_RATE)
+		snprintf(buf, len, "%s %s %s -> %s", cmp_op_name(w->op),
+			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
+			 cmp_fmt_num(y, sizeof(y), w->med_b));
+	else
+		snprintf(buf, len, "%s %s %s -> %s %s", cmp_op_name(w->op),
+			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
+			 cmp_fmt_num(y, sizeof(y), w->med_b), mi->unit);
+}
+
+/* "1 vs 1 run", "5 vs 5 runs" */
+static const char *fmt_runs(const struct cmp_report *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d vs %d run%s", r->na, r->nb,
+		 r->na == 1 && r->nb == 1 ? "" : "s");
+	return buf;
+}
+
+/* why the thresholds decide, e.g. "3 vs 3 runs cannot reach alpha 0.05" */
+void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len)
+{
+	char rn[64];
+
+	fmt_runs(r, rn, sizeof(rn));
+	if (r->mode == CMP_MODE_ONE_RUN)
+		snprintf(buf, len, "%s: significance cannot be judged", rn);
+	else if (st_mwu_pmin_n((size_t)r->na, (size_t)r->nb) > r->o.alpha)
+		snprintf(buf, len, "%s: n too small to reach alpha %g", rn,
+			 r->o.alpha);
+	else
+		snprintf(buf, len,
+			 "%s: n too small to reach alpha %g over %d metrics",
+			 rn, r->o.alpha, r->family);
+}
+
+void cmp_make_reason(struct cmp_report *r)
+{
+	char what[160], rn[64], why[160] = "", tail[160] = "", c[32];
+	int n = 0;
+
+	fmt_runs(r, rn, sizeof(rn));
+	if (r->mode != CMP_MODE_TEST)
+		cmp_why_thresholds(r, why, sizeof(why));
+	if (r->worst >= 0) {
+		const struct cmp_row *w = &r->rows[r->worst];
+
+		row_text(what, sizeof(what), w);
+		if (r->nworse > 1)
+			snprintf(tail, sizeof(tail), ", and %d more metric%s",
+				 r->nworse - 1, r->nworse > 2 ? "s" : "");
+		if (r->mode == CMP_MODE_TEST)
+			snprintf(r->reason, sizeof(r->reason),
+				 "regressed: %s (p=%.2g, %s)%s", what,
+				 w->p_holm, rn, tail);
+		else
+			snprintf(r->reason, sizeof(r->reason),
+				 "regressed: %s (%s, by thresholds; %s)%s",
+				 what, cmp_fmt_change(c, sizeof(c), w->change),
+				 why, tail);
+		return;
+	}
+	if (r->mode == CMP_MODE_TEST)
+		n = snprintf(r->reason, sizeof(r->reason),
+			     "no regression: %d metric%s compared, none "
+			     "worse past the noise floor (%s)",
+			     r->nrows, r->nrows == 1 ? "" : "s", rn);
+	else
+		n = snprintf(r->reason, sizeof(r->reason),
+			     "no regression: %d metric%s compared, none past "
+			     "the thresholds (%s)",
+			     r->nrows, r->nrows == 1 ? "" : "s", why);
+	if (r->nbetter && n > 0 && (size_t)n < sizeof(r->reason))
+		n += snprintf(r->reason + n, sizeof(r->reason) - (size_t)n,
+			      "; %d improved", r->nbetter);
+	if (r->nunclear && n > 0 && (size_t)n < sizeof(r->reason))
+		snprintf(r->reason + n, sizeof(r->reason) - (size_t)n,
+			 "; %d look%s worse but not significantly", r->nunclear,
+			 r->nunclear == 1 ? "s" : "");
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * compare_text.c - the comparison as a table for people: the header (the
+ * mode, what more runs would allow, the notes), a row per op and metric,
+ * and the reason line last.
+ */
+#include "compare_impl.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sigtest.h"
+
+static const char *verdict_word(const struct cmp_row *w)
+{
+	switch (w->verdict) {
+	case CMP_V_WORSE:
+		return "REGRESSED";
+	case CMP_V_BETTER:
+		return "improved";
+	default:
+		return w->unclear ? "unclear" : "no change";
+	}
+}
+
+static void print_header(FILE *f, const struct cmp_report *r)
+{
+	char why[160], ln[32];
+	int eq, nc;
+
+	fprintf(f,
+		"dbench-ng compare: %d baseline run%s vs %d candidate "
+		"run%s; alpha %g, noise floor %g%%, latency floor %g ms\n",
+		r->na, r->na == 1 ? "" : "s", r->nb, r->nb == 1 ? "" : "s",
+		r->o.alpha, 100 * r->o.noise, r->o.floor_ms);
+	if (r->filter)
+		fprintf(f, "metrics: %s\n", r->filter);
+	fprintf(f, "values: medians over runs; latency in ms; overNms: ops "
+		   "slower than N ms per million ops\n");
+	switch (r->mode) {
+	case CMP_MODE_TEST:
+		fprintf(f,
+			"p: Mann-Whitney U on per-run values, Holm-adjusted "
+			"over %d metric%s ((p): cannot reach alpha, not in "
+			"the family)\nCI: %g%% bootstrap interval of the "
+			"change of medians (%d resamples)\n",
+			r->family, r->family == 1 ? "" : "s",
+			100 * (1 - r->o.alpha), r->o.boot_iters);
+		break;
+	case CMP_MODE_SMALL_N:
+		cmp_why_thresholds(r, why, sizeof(why));
+		fprintf(f, "%s (smallest possible p %s)\n", why,
+			cmp_fmt_num(ln, sizeof(ln),
+				    r->family ? r->best_p
+					      : st_mwu_pmin_n((size_t)r->na,
+							      (size_t)r->nb)));
+		eq = cmp_runs_needed_equal(r);
+		nc = cmp_cand_runs_needed(r);
+		if (eq && nc)
+			fprintf(f,
+				"  for significance over %d metrics: %d vs "
+				"%d runs, or %d candidate runs against these "
+				"%d, or fewer metrics (--metrics)\n",
+				cmp_family_size(r), eq, eq, nc, r->na);
+		else if (eq)
+			fprintf(f,
+				"  for significance over %d metrics: %d vs "
+				"%d runs, or fewer metrics (--metrics)\n",
+				cmp_family_size(r), eq, eq);
+		fprintf(f, "  so flagged only by the thresholds of "
+			   "docs/regressions.md, with every candidate run past "
+			   "every baseline run\n");
+		break;
+	case CMP_MODE_ONE_RUN:
+		cmp_why_thresholds(r, why, sizeof(why));
+		fprintf(f,
+			"%s; flagged only by the thresholds of "
+			"docs/regressions.md\n",
+			why);
+		break;
+	}
+	for (int i = 0; i < r->nnotes; i++)
+		fprintf(f, "note: %s\n", r->notes[i]);
+	fprintf(f, "\n");
+}
+
+void cmp_print(FILE *f, const struct cmp_report *r)
+{
+	cmp_print_changed(f, r, false);
+}
+
+void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
+{
+	char a[32], b[32], c[32], p[32], lo[32], hi[32], ci[64];
+	static const char dashes[] = "-----------------------------------------"
+				     "-----------------------------------------"
+				     "-------------";
+
+	print_header(f, r);
+	fprintf(f, " %-12s %-9s %10s %10s %9s %9s %19s  %s\n", "Op", "Metric",
+		"Baseline", "Candidate", "Change", "p (Holm)",
+		r->mode == CMP_MODE_ONE_RUN ? "CI" : "CI of change", "Verdict");
+	fprintf(f, " %s\n", dashes);
+	for (int i = 0; i < r->nrows; i++) {
+		const struct cmp_row *w = &r->rows[i];
+
+		if (changed && w->verdict == CMP_V_SAME && !w->unclear)
+			continue;
+		if (w->tested)
+			snprintf(p, sizeof(p), "%.2g", w->p_holm);
+		else if (!isnan(w->p))
+			snprintf(p, sizeof(p), "(%.2g)", w->p);
+		else
+			snprintf(p, sizeof(p), "-");
+		if (isnan(w->ci_lo))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "%s..%s",
+				 cmp_fmt_change(lo, sizeof(lo), w->ci_lo),
+				 cmp_fmt_change(hi, sizeof(hi), w->ci_hi));
+		fprintf(f, " %-12s %-9s %10s %10s %9s %9s %19s  %s\n",
+			cmp_op_name(w->op), cmp_metric[w->metric].name,
+			cmp_fmt_num(a, sizeof(a), w->med_a),
+			cmp_fmt_num(b, sizeof(b), w->med_b),
+			cmp_fmt_change(c, sizeof(c), w->change), p, ci,
+			verdict_word(w));
+	}
+	if (changed)
+		fprintf(f, " (%d rows of no change not shown)\n",
+			r->nrows - r->nworse - r->nbetter - r->nunclear);
+	fprintf(f, "\n%s\n", r->reason);
+}
