@@ -15,6 +15,7 @@
  * whole path, which is where dbench spends much of its time.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -30,13 +31,19 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "client.h"
 #include "loadfile.h"
-#include "config.h"
 
 #define DOS_ATTR     "user.DosAttrib"
 #define DOS_ATTR_LEN 44
 #define MAX_DEPTH    64
+
+/* the run asks for BE_CAN_* @bit (-s, -S, -F, -x ...) */
+#define REQ(cl, bit) ((cl)->run->req & (bit))
+
+/* fileio's own options (-o) */
+struct fio_opts {
+	bool no_openat2; /* -o no-openat2 */
+};
 
 /* set once by the parent before fork, then read-only */
 static int base_fd = -1;    /* -D */
@@ -121,7 +128,7 @@ static void dir_drop_all(struct fio_client *fc, uint32_t ndirs)
 }
 
 /* The fd of directory @d, opened on first use; -errno if it cannot be. */
-static int dir_get(struct client *cl, uint32_t d)
+static int dir_get(struct be_client *cl, uint32_t d)
 {
 	struct fio_client *fc = cl->priv;
 	int fd = fc->dirfd[d];
@@ -140,7 +147,7 @@ static int dir_get(struct client *cl, uint32_t d)
 
 /* Was cached directory @d removed behind our back (by another process)?
  * Then forget it, so the next dir_get() looks the path up again. */
-static bool dir_stale(struct client *cl, uint32_t d)
+static bool dir_stale(struct be_client *cl, uint32_t d)
 {
 	struct fio_client *fc = cl->priv;
 	struct stat st;
@@ -153,7 +160,7 @@ static bool dir_stale(struct client *cl, uint32_t d)
 
 /* After a successful Rename or Rmdir of path @pi: forget the cached
  * directories at or below it. */
-static void dir_invalidate(struct client *cl, uint32_t pi)
+static void dir_invalidate(struct be_client *cl, uint32_t pi)
 {
 	const struct lf_path *pa = &cl->prog->paths[pi];
 
@@ -223,7 +230,7 @@ static void xattr_read_at(int dfd, const char *base)
 
 /* dbench's resolve: stat the name; on a miss scan the directory for it
  * ignoring case (unless --no-resolve).  Returns 0 or -errno. */
-static int resolve(struct client *cl, uint32_t pi, struct stat *st)
+static int resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 {
 	const char *base;
 	int dfd, rc;
@@ -231,15 +238,15 @@ static int resolve(struct client *cl, uint32_t pi, struct stat *st)
 	rc = AT(cl, false, pi, dfd, base,
 		fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
 	if (!rc) {
-		if (cl->cfg->xattr)
+		if (REQ(cl, BE_CAN_XATTR))
 			xattr_read_at(dfd, base);
-	} else if (dfd >= 0 && !cl->cfg->no_resolve) {
+	} else if (dfd >= 0 && !REQ(cl, BE_CAN_NO_RESOLVE)) {
 		scan_icase(dfd, base);
 	}
 	return rc;
 }
 
-static void sync_dir(struct client *cl, uint32_t pi)
+static void sync_dir(struct be_client *cl, uint32_t pi)
 {
 	int fd = dir_get(cl, cl->prog->paths[pi].dir);
 
@@ -250,7 +257,7 @@ static void sync_dir(struct client *cl, uint32_t pi)
 /* ------------------------------ xattrs --------------------------------- */
 
 /* -x write hook: read the DOS attribute, then store a fresh one. */
-static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
+static int xattr_write(struct be_client *cl, const struct lf_op *op, int fd)
 {
 	char val[DOS_ATTR_LEN];
 	struct timespec ts;
@@ -258,7 +265,7 @@ static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
 	fgetxattr(fd, DOS_ATTR, val, sizeof(val));
 	memset(val, 0, sizeof(val));
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (client_random(cl) % 10 < 2) {
+	if (be_random(cl) % 10 < 2) {
 		time_t t = ts.tv_sec;
 
 		memcpy(val, &t, sizeof(t));
@@ -268,12 +275,12 @@ static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
 		memcpy(val, &tv, sizeof(tv));
 	}
 	if (fsetxattr(fd, DOS_ATTR, val, sizeof(val), 0)) {
-		client_fail(cl, op, "fsetxattr %s on handle %d failed (%s)",
-			    DOS_ATTR,
-			    op->handle == LF_NONE ? -1
-						  : cl->prog->fnums[op->handle],
-			    strerror(errno));
-		return OP_REPORTED;
+		be_fail(cl, op, "fsetxattr %s on handle %d failed (%s)",
+			DOS_ATTR,
+			op->handle == LF_NONE ? -1
+					      : cl->prog->fnums[op->handle],
+			strerror(errno));
+		return BE_REPORTED;
 	}
 	return 0;
 }
@@ -281,25 +288,26 @@ static int xattr_write(struct client *cl, const struct lf_op *op, int fd)
 /* ------------------------------ the ops -------------------------------- */
 
 /* A regular file with more than one link under DIR/clients: refused. */
-static int hard_link(struct client *cl, const struct lf_op *op,
+static int hard_link(struct be_client *cl, const struct lf_op *op,
 		     const struct stat *st)
 {
 	char path[1200];
 
-	client_fail(cl, op, "NTCreateX %s: refusing a file with %ju hard "
-		    "links (they may reach outside the client trees)",
-		    client_path(cl, op->path[0], path, sizeof(path)),
-		    (uintmax_t)st->st_nlink);
-	return OP_REPORTED;
+	be_fail(cl, op,
+		"NTCreateX %s: refusing a file with %ju hard "
+		"links (they may reach outside the client trees)",
+		be_path(cl, op->path[0], path, sizeof(path)),
+		(uintmax_t)st->st_nlink);
+	return BE_REPORTED;
 }
 
-static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
+static int fio_ntcreatex(struct be_client *cl, const struct lf_op *op,
+			 be_handle *h)
 {
-	const struct config *cfg = cl->cfg;
 	uint32_t pi = op->path[0];
 	int64_t opts = op->arg[0], disp = op->arg[1];
 	bool is_dir = opts & 1, found;
-	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC, dfd, fd = -1, *slot;
+	int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC, dfd, fd = -1;
 	const char *base;
 	struct stat st;
 	int rc;
@@ -311,14 +319,14 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 	 * O_TRUNC or a write would change; checked again after the open */
 	if (found && S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return hard_link(cl, op, &st);
-	if (cfg->sync_open)
+	if (REQ(cl, BE_CAN_SYNC_OPEN))
 		flags |= O_SYNC;
-	if (disp == 2 && !(cfg->stat_check && found))
+	if (disp == 2 && !(REQ(cl, BE_CAN_STAT_CHECK) && found))
 		flags |= O_CREAT;
 	if (disp == 4 || disp == 5)
 		flags |= O_CREAT | O_TRUNC;
 	if (is_dir) {
-		if (!cfg->stat_check || !found)
+		if (!REQ(cl, BE_CAN_STAT_CHECK) || !found)
 			AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0700));
 		flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	}
@@ -328,44 +336,49 @@ static int fio_ntcreatex(struct client *cl, const struct lf_op *op)
 			fd = openat(dfd, base,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					    O_CLOEXEC));
-	if (rc) {
-		/* a handle that is not open remembers why (-1 - errno), so a
-		 * later use of it can name the cause */
-		if (cl->handles[op->handle] < 0)
-			cl->handles[op->handle] = rc - 1;
-		return rc;
-	}
+	if (rc)
+		return rc; /* the engine remembers why, for the handle */
 	if (op->expect == LF_EXPECT_FAIL) {
-		close(fd); /* the core reports "succeeded - expected" */
+		h->fd = fd; /* the engine closes it and reports "succeeded -
+			     * expected" */
 		return 0;
 	}
-	slot = &cl->handles[op->handle];
-	if (*slot >= 0)
-		close(*slot);
-	*slot = fd;
 	/* as dbench: what was opened decides the xattr hook */
-	if (fstat(fd, &st))
-		return -errno;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
 		close(fd);
-		*slot = -1;
 		return hard_link(cl, op, &st);
 	}
-	if (!S_ISDIR(st.st_mode) && cfg->xattr)
-		return xattr_write(cl, op, fd);
+	if (!S_ISDIR(st.st_mode) && REQ(cl, BE_CAN_XATTR) &&
+	    (rc = xattr_write(cl, op, fd))) {
+		close(fd);
+		return rc;
+	}
+	h->fd = fd; /* the engine keeps it (or releases it) */
 	return 0;
 }
 
-static int fio_close(struct client *cl, const struct lf_op *op)
+static int fio_close(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
-	int *slot = &cl->handles[op->handle];
-	int rc = close(*slot) ? -errno : 0;
-
-	*slot = -1;
-	return rc;
+	(void)cl;
+	(void)op;
+	return close(h->fd) ? -errno : 0;
 }
 
-static int fio_rename(struct client *cl, const struct lf_op *op)
+/* the engine drops a handle: replaced, unwanted, or at the clean-up */
+static void fio_release(struct be_client *cl, be_handle h)
+{
+	(void)cl;
+	close(h.fd);
+}
+
+static int fio_rename(struct be_client *cl, const struct lf_op *op,
+		      be_handle *h)
 {
 	uint32_t p0 = op->path[0], p1 = op->path[1];
 	const char *b0, *b1;
@@ -373,14 +386,16 @@ static int fio_rename(struct client *cl, const struct lf_op *op)
 	int d0, d1, rc;
 	bool found;
 
+	(void)h;
 	found = !resolve(cl, p0, &st);
 	resolve(cl, p1, &st);
-	if (cl->cfg->stat_check && op->expect == LF_EXPECT_OK && !found) {
+	if (REQ(cl, BE_CAN_STAT_CHECK) && op->expect == LF_EXPECT_OK &&
+	    !found) {
 		char path[1200];
 
-		client_fail(cl, op, "Rename %s: file doesn't exist",
-			    client_path(cl, p0, path, sizeof(path)));
-		return OP_REPORTED;
+		be_fail(cl, op, "Rename %s: file doesn't exist",
+			be_path(cl, p0, path, sizeof(path)));
+		return BE_REPORTED;
 	}
 	d1 = dir_get(cl, cl->prog->paths[p1].dir);
 	if (d1 < 0)
@@ -391,20 +406,22 @@ static int fio_rename(struct client *cl, const struct lf_op *op)
 		dir_invalidate(cl, p0);
 		dir_invalidate(cl, p1);
 	}
-	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
+	if (REQ(cl, BE_CAN_SYNC_DIRS)) /* as dbench: also after a failure */
 		sync_dir(cl, p1);
 	return rc;
 }
 
-static int fio_unlink(struct client *cl, const struct lf_op *op)
+static int fio_unlink(struct be_client *cl, const struct lf_op *op,
+		      be_handle *h)
 {
 	const char *base;
 	struct stat st;
 	int dfd, rc;
 
+	(void)h;
 	resolve(cl, op->path[0], &st);
 	rc = AT(cl, RETRY(op), op->path[0], dfd, base, unlinkat(dfd, base, 0));
-	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
+	if (REQ(cl, BE_CAN_SYNC_DIRS)) /* as dbench: also after a failure */
 		sync_dir(cl, op->path[0]);
 	return rc;
 }
@@ -463,11 +480,13 @@ static void tree_clear(int fd, int depth, bool rmdirs)
 	}
 }
 
-static int fio_deltree(struct client *cl, const struct lf_op *op)
+static int fio_deltree(struct be_client *cl, const struct lf_op *op,
+		       be_handle *h)
 {
 	const char *base;
 	int dfd, fd = -1, rc;
 
+	(void)h;
 	rc = AT(cl, RETRY(op), op->path[0], dfd, base,
 		fd = openat(dfd, base,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -478,7 +497,8 @@ static int fio_deltree(struct client *cl, const struct lf_op *op)
 	return 0;
 }
 
-static int fio_rmdir(struct client *cl, const struct lf_op *op)
+static int fio_rmdir(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
 	uint32_t pi = op->path[0];
 	const char *base;
@@ -486,66 +506,76 @@ static int fio_rmdir(struct client *cl, const struct lf_op *op)
 	int dfd, rc;
 	bool found;
 
+	(void)h;
 	found = !resolve(cl, pi, &st);
-	if (cl->cfg->stat_check && !(found && S_ISDIR(st.st_mode)))
+	if (REQ(cl, BE_CAN_STAT_CHECK) && !(found && S_ISDIR(st.st_mode)))
 		return op->expect == LF_EXPECT_OK ? 0 : -ENOENT;
 	rc = AT(cl, RETRY(op), pi, dfd, base, unlinkat(dfd, base, AT_REMOVEDIR));
 	if (!rc)
 		dir_invalidate(cl, pi);
-	if (cl->cfg->sync_dirs) /* as dbench: also after a failure */
+	if (REQ(cl, BE_CAN_SYNC_DIRS)) /* as dbench: also after a failure */
 		sync_dir(cl, pi);
 	return rc;
 }
 
-static int fio_mkdir(struct client *cl, const struct lf_op *op)
+static int fio_mkdir(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
 	uint32_t pi = op->path[0];
 	const char *base;
 	struct stat st;
 	int dfd;
 
-	if (!resolve(cl, pi, &st) && cl->cfg->stat_check)
+	(void)h;
+	if (!resolve(cl, pi, &st) && REQ(cl, BE_CAN_STAT_CHECK))
 		return 0;
 	return AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0777));
 }
 
-static int fio_qpathinfo(struct client *cl, const struct lf_op *op)
+static int fio_qpathinfo(struct be_client *cl, const struct lf_op *op,
+			 be_handle *h)
 {
 	struct stat st;
 
+	(void)h;
 	return resolve(cl, op->path[0], &st);
 }
 
-static int fio_qfileinfo(struct client *cl, const struct lf_op *op)
+static int fio_qfileinfo(struct be_client *cl, const struct lf_op *op,
+			 be_handle *h)
 {
-	int fd = cl->handles[op->handle];
+	int fd = h->fd;
 	char val[DOS_ATTR_LEN];
 	struct stat st;
 
+	(void)op;
 	if (fstat(fd, &st))
 		return -errno;
-	if (cl->cfg->xattr)
+	if (REQ(cl, BE_CAN_XATTR))
 		fgetxattr(fd, DOS_ATTR, val, sizeof(val));
 	return 0;
 }
 
-static int fio_qfsinfo(struct client *cl, const struct lf_op *op)
+static int fio_qfsinfo(struct be_client *cl, const struct lf_op *op,
+		       be_handle *h)
 {
 	struct statvfs sv;
 
 	(void)cl;
 	(void)op;
+	(void)h;
 	return fstatvfs(base_fd, &sv) ? -errno : 0;
 }
 
-static int fio_sfileinfo(struct client *cl, const struct lf_op *op)
+static int fio_sfileinfo(struct be_client *cl, const struct lf_op *op,
+			 be_handle *h)
 {
-	int fd = cl->handles[op->handle];
+	int fd = h->fd;
 	char val[DOS_ATTR_LEN];
 	struct timespec ts[2];
 	struct stat st;
 
-	if (cl->cfg->xattr)
+	if (REQ(cl, BE_CAN_XATTR))
 		fgetxattr(fd, DOS_ATTR, val, sizeof(val));
 	if (fstat(fd, &st))
 		return -errno;
@@ -555,18 +585,20 @@ static int fio_sfileinfo(struct client *cl, const struct lf_op *op)
 	ts[1].tv_sec -= 12;
 	if (futimens(fd, ts))
 		return -errno;
-	if (!S_ISDIR(st.st_mode) && cl->cfg->xattr)
+	if (!S_ISDIR(st.st_mode) && REQ(cl, BE_CAN_XATTR))
 		return xattr_write(cl, op, fd);
 	return 0;
 }
 
-static int fio_find(struct client *cl, const struct lf_op *op)
+static int fio_find(struct be_client *cl, const struct lf_op *op,
+		    be_handle *h)
 {
 	int64_t maxcnt = op->arg[1], seen = 0;
 	struct stat st;
 	long n;
 	int fd;
 
+	(void)h;
 	resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
@@ -584,15 +616,14 @@ static int fio_find(struct client *cl, const struct lf_op *op)
 	return 0;
 }
 
-static int fio_writex(struct client *cl, const struct lf_op *op)
+static int fio_writex(struct be_client *cl, const struct lf_op *op,
+		      be_handle *h)
 {
-	int fd = cl->handles[op->handle];
+	int fd = h->fd;
 	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
 	ssize_t n;
 
-	if (cl->cfg->fake_io)
-		return 0;
-	if (size == 1 && cl->cfg->one_byte_fix) {
+	if (size == 1 && REQ(cl, BE_CAN_ONE_BYTE_FIX)) {
 		struct stat st;
 		char c;
 
@@ -616,46 +647,45 @@ static int fio_writex(struct client *cl, const struct lf_op *op)
 		if (n < size &&
 		    pwrite(fd, wbuf, (size_t)(size - n), off + n) < 0)
 			why = errno;
-		client_fail(cl, op,
-			    "WriteX handle %d: wrote %zd bytes, "
-			    "expected to write %lld bytes%s%s%s",
-			    cl->prog->fnums[op->handle], n, (long long)ret,
-			    why ? " (" : "", why ? strerror(why) : "",
-			    why ? ")" : "");
-		return OP_REPORTED;
+		be_fail(cl, op,
+			"WriteX handle %d: wrote %zd bytes, "
+			"expected to write %lld bytes%s%s%s",
+			cl->prog->fnums[op->handle], n, (long long)ret,
+			why ? " (" : "", why ? strerror(why) : "",
+			why ? ")" : "");
+		return BE_REPORTED;
 	}
-	if (cl->cfg->fsync_writes && fsync(fd)) {
+	if (REQ(cl, BE_CAN_FSYNC) && fsync(fd)) {
 		/* dbench ignores it; we count it */
-		client_warn(cl, op, "WriteX handle %d: fsync failed (%s)",
-			    cl->prog->fnums[op->handle], strerror(errno));
-		return OP_REPORTED;
+		be_warn(cl, op, "WriteX handle %d: fsync failed (%s)",
+			cl->prog->fnums[op->handle], strerror(errno));
+		return BE_REPORTED;
 	}
 	return 0;
 }
 
-static int fio_readx(struct client *cl, const struct lf_op *op)
+static int fio_readx(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
-	int fd = cl->handles[op->handle];
+	int fd = h->fd;
 	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
 	ssize_t n;
 
-	if (cl->cfg->fake_io)
-		return 0;
 	n = pread(fd, rbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
-		client_warn(cl, op,
-			    "ReadX handle %d: read %zd bytes at %lld, "
-			    "expected %lld",
-			    cl->prog->fnums[op->handle], n, (long long)off,
-			    (long long)ret);
-		return OP_REPORTED;
+		be_warn(cl, op,
+			"ReadX handle %d: read %zd bytes at %lld, "
+			"expected %lld",
+			cl->prog->fnums[op->handle], n, (long long)off,
+			(long long)ret);
+		return BE_REPORTED;
 	}
 	return 0;
 }
 
-static int lock(struct client *cl, const struct lf_op *op, short type)
+static int lock(const struct lf_op *op, be_handle *h, short type)
 {
 	struct flock fl = {
 		.l_type = type,
@@ -664,32 +694,41 @@ static int lock(struct client *cl, const struct lf_op *op, short type)
 		.l_len = op->arg[1],
 	};
 
-	return fcntl(cl->handles[op->handle], F_SETLKW, &fl) ? -errno : 0;
+	return fcntl(h->fd, F_SETLKW, &fl) ? -errno : 0;
 }
 
-static int fio_lockx(struct client *cl, const struct lf_op *op)
+static int fio_lockx(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
-	return lock(cl, op, F_WRLCK);
+	(void)cl;
+	return lock(op, h, F_WRLCK);
 }
 
-static int fio_unlockx(struct client *cl, const struct lf_op *op)
+static int fio_unlockx(struct be_client *cl, const struct lf_op *op,
+		       be_handle *h)
 {
-	return lock(cl, op, F_UNLCK);
+	(void)cl;
+	return lock(op, h, F_UNLCK);
 }
 
-static int fio_flush(struct client *cl, const struct lf_op *op)
+static int fio_flush(struct be_client *cl, const struct lf_op *op,
+		     be_handle *h)
 {
-	return fsync(cl->handles[op->handle]) ? -errno : 0;
+	(void)cl;
+	(void)op;
+	return fsync(h->fd) ? -errno : 0;
 }
 
 /* ------------------------- set-up and clean-up ------------------------- */
 
-static int fio_init(const struct config *cfg, char *err, size_t errlen)
+static int fio_init(struct be_run *run, char *err, size_t errlen)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_BENEATH,
 	};
+	const struct fio_opts *opts = run->opts;
+	const char *dir = run->dir;
 	struct stat st;
 	int fd;
 
@@ -698,36 +737,37 @@ static int fio_init(const struct config *cfg, char *err, size_t errlen)
 	if (base_fd >= 0)
 		close(base_fd);
 	clients_fd = base_fd = -1;
-	if (stat(cfg->dir, &st)) {
-		snprintf(err, errlen, "-D %s: %s", cfg->dir, strerror(errno));
-		return 2;
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "-D %s: %s", dir, strerror(errno));
+		return BE_EINPUT;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "-D %s: not a directory", cfg->dir);
-		return 2;
+		snprintf(err, errlen, "-D %s: not a directory", dir);
+		return BE_EINPUT;
 	}
-	base_fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	base_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (base_fd < 0) {
-		snprintf(err, errlen, "-D %s: %s", cfg->dir, strerror(errno));
-		return 3;
+		snprintf(err, errlen, "-D %s: %s", dir, strerror(errno));
+		return BE_EENV;
 	}
 	if (mkdirat(base_fd, "clients", 0777) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s/clients: %s", cfg->dir,
+		snprintf(err, errlen, "cannot create %s/clients: %s", dir,
 			 strerror(errno));
-		return 3;
+		return BE_EENV;
 	}
 	clients_fd = openat(base_fd, "clients",
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (clients_fd < 0) {
-		snprintf(err, errlen, "%s/clients: %s%s", cfg->dir,
+		snprintf(err, errlen, "%s/clients: %s%s", dir,
 			 strerror(errno),
 			 errno == ELOOP || errno == ENOTDIR
 				 ? " (refusing to work through a symlink or "
 				   "file)"
 				 : "");
-		return errno == ELOOP || errno == ENOTDIR ? 2 : 3;
+		return errno == ELOOP || errno == ENOTDIR ? BE_EINPUT : BE_EENV;
 	}
-	no_openat2 = getenv("DBENCH_NG_NO_OPENAT2") != NULL;
+	no_openat2 = getenv("DBENCH_NG_NO_OPENAT2") != NULL ||
+		     (opts && opts->no_openat2);
 	if (!no_openat2) {
 		fd = (int)syscall(SYS_openat2, clients_fd, ".", &how,
 				  sizeof(how));
@@ -739,7 +779,7 @@ static int fio_init(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-static int fio_setup(struct client *cl)
+static int fio_setup(struct be_client *cl)
 {
 	const struct program *p = cl->prog;
 	struct fio_client *fc = calloc(1, sizeof(*fc));
@@ -781,28 +821,31 @@ static int fio_setup(struct client *cl)
 	}
 	return 0;
 oom:
-	client_fail(cl, NULL, "out of memory");
+	be_fail(cl, NULL, "out of memory");
 	return -1;
 toolong:
-	client_fail(cl, NULL, "a path is too long after naming the client");
+	be_fail(cl, NULL, "a path is too long after naming the client");
 	return -1;
 }
 
-static void fio_cleanup(struct client *cl)
+static void fio_remove_tree(int id);
+
+static void fio_cleanup(struct be_client *cl)
 {
 	struct fio_client *fc = cl->priv;
+
+	if (fc)
+		dir_drop_all(fc, cl->prog->ndirs);
+	fio_remove_tree(cl->id);
+}
+
+/* Remove the tree of client @id (the engine released its handles). */
+static void fio_remove_tree(int id)
+{
 	char name[32];
 	int fd;
 
-	if (fc) {
-		dir_drop_all(fc, cl->prog->ndirs);
-		for (uint32_t i = 0; i < cl->prog->nhandles; i++) {
-			if (cl->handles[i] >= 0)
-				close(cl->handles[i]);
-			cl->handles[i] = -1;
-		}
-	}
-	snprintf(name, sizeof(name), "client%d", cl->id);
+	snprintf(name, sizeof(name), "client%d", id);
 	fd = openat(clients_fd, name,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
@@ -812,28 +855,25 @@ static void fio_cleanup(struct client *cl)
 	unlinkat(clients_fd, name, AT_REMOVEDIR);
 }
 
-static void fio_fini(const struct config *cfg, const bool *dirty)
+static void fio_fini(struct be_run *run, const bool *dirty)
 {
-	struct client cl = {.cfg = cfg};
 	struct stat st;
 	char name[32];
 	int left = 0, first = -1, why = 0;
 
 	if (!fstat(clients_fd, &st) && !st.st_nlink) {
 		fprintf(stderr, "dbench-ng: %s/clients was removed during the "
-			"run (not by dbench-ng)\n", cfg->dir);
+			"run (not by dbench-ng)\n", run->dir);
 		return;
 	}
-	if (cfg->skip_cleanup)
+	if (!dirty) /* --skip-cleanup: keep every tree */
 		return;
-	for (int i = 0; i < cfg->nclients; i++) {
-		if (dirty[i]) {
-			cl.id = i;
-			fio_cleanup(&cl);
-		}
+	for (int i = 0; i < run->nclients; i++) {
+		if (dirty[i])
+			fio_remove_tree(i);
 	}
 	/* say so if a tree could not be removed (a read-only filesystem) */
-	for (int i = 0; i < cfg->nclients; i++) {
+	for (int i = 0; i < run->nclients; i++) {
 		snprintf(name, sizeof(name), "client%d", i);
 		if (fstatat(clients_fd, name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
@@ -847,15 +887,32 @@ static void fio_fini(const struct config *cfg, const bool *dirty)
 	if (left)
 		fprintf(stderr, "dbench-ng: clean-up: %d client tree%s left in "
 			"%s/clients (client%d: %s)\n", left,
-			left > 1 ? "s" : "", cfg->dir, first, strerror(why));
+			left > 1 ? "s" : "", run->dir, first, strerror(why));
 	/* fails harmlessly if anything is left */
 	unlinkat(base_fd, "clients", AT_REMOVEDIR);
 }
 
-const struct backend_ops backend_fileio = {
+static const struct be_option fio_options[] = {
+	{
+		.name = "no-openat2",
+		.type = BE_OPT_FLAG,
+		.offset = offsetof(struct fio_opts, no_openat2),
+		.help = "no openat2: one component at a time (Linux < 5.6)",
+	},
+	{.name = NULL},
+};
+
+const struct backend backend_fileio = {
+	.api = BACKEND_API_VERSION,
 	.name = "fileio",
+	.summary = "the local filesystem",
+	.version = 1,
+	.caps = BE_CAN_ALL | BE_USES_DIR,
+	.options = fio_options,
+	.opts_size = sizeof(struct fio_opts),
 	.init = fio_init,
 	.setup = fio_setup,
+	.release = fio_release,
 	.cleanup = fio_cleanup,
 	.fini = fio_fini,
 	.op =
@@ -877,6 +934,5 @@ const struct backend_ops backend_fileio = {
 			[OP_LOCKX] = fio_lockx,
 			[OP_UNLOCKX] = fio_unlockx,
 			[OP_FLUSH] = fio_flush,
-			[OP_SLEEP] = client_op_sleep,
 		},
 };
