@@ -148,8 +148,9 @@ static int write_json(const struct result *res, const struct config *cfg,
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
+	const char *const *kv;
 	sigset_t sigs;
-	int st;
+	int st, nkv;
 
 	memset(rc, 0, sizeof(*rc));
 	*done = false;
@@ -182,7 +183,8 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 	rc->be_run.dir = rc->cfg.dir;
 	rc->be_run.nclients = rc->cfg.nclients;
 	rc->be_run.req = backend_requests(&rc->cfg);
-	if (backend_options(rc->be, NULL, 0, &rc->be_opts, err, sizeof(err)) ||
+	nkv = opt_backend_options(&kv);
+	if (backend_options(rc->be, kv, nkv, &rc->be_opts, err, sizeof(err)) ||
 	    backend_check(rc->be, NULL, rc->be_run.req, err, sizeof(err))) {
 		fprintf(stderr, "dbench-ng: %s\n", err);
 		return 2;

@@ -64,7 +64,10 @@ fuzz() {
 
 build fuzz_loadfile workload "$SRC/workload/loadfile.c" \
 	"$SRC/workload/ops.c" "$SRC/base/sha256.c"
-build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c"
+# options.c prints the backends' help lines and options from the registry
+build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c" \
+	"$SRC"/backends/*.c "$SRC"/backends/fileio/*.c \
+	$(ls "$SRC"/workload/*.c | grep -v builtin) "$SRC/base/sha256.c"
 build fuzz_json results "$SRC"/results/{result_json,result,dblog,env,histogram}.c \
 	"$SRC/workload/ops.c" "$SRC/base/atomic.c"
 
