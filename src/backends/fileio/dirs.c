@@ -28,13 +28,13 @@ static int open_beneath(const char *rel)
 	const char *s = rel, *e;
 	int fd, nfd;
 
-	if (!fio_g.no_openat2) {
-		fd = (int)syscall(SYS_openat2, fio_g.clients_fd, rel, &how,
+	if (!fileio_g.no_openat2) {
+		fd = (int)syscall(SYS_openat2, fileio_g.clients_fd, rel, &how,
 				  sizeof(how));
 		return fd < 0 ? -errno : fd;
 	}
 	/* fallback: one component at a time, never following a symlink */
-	fd = dup(fio_g.clients_fd);
+	fd = dup(fileio_g.clients_fd);
 	if (fd < 0)
 		return -errno;
 	while (*s) {
@@ -58,7 +58,7 @@ static int open_beneath(const char *rel)
 	return fd;
 }
 
-static void dir_drop(struct fio_client *fc, uint32_t d)
+static void dir_drop(struct fileio_client *fc, uint32_t d)
 {
 	if (d && fc->dirfd[d] >= 0) {
 		close(fc->dirfd[d]);
@@ -66,7 +66,7 @@ static void dir_drop(struct fio_client *fc, uint32_t d)
 	}
 }
 
-void dir_drop_all(struct fio_client *fc, uint32_t ndirs)
+void dir_drop_all(struct fileio_client *fc, uint32_t ndirs)
 {
 	for (uint32_t d = 1; d < ndirs; d++)
 		dir_drop(fc, d);
@@ -75,7 +75,7 @@ void dir_drop_all(struct fio_client *fc, uint32_t ndirs)
 /* dir_get()'s slow path: open directory @d and cache its fd. */
 int dir_open(struct be_client *cl, uint32_t d)
 {
-	struct fio_client *fc = cl->priv;
+	struct fileio_client *fc = cl->priv;
 	int fd;
 
 	fd = open_beneath(fc->dirs[d]);
@@ -92,7 +92,7 @@ int dir_open(struct be_client *cl, uint32_t d)
  * Then forget it, so the next dir_get() looks the path up again. */
 bool dir_stale(struct be_client *cl, uint32_t d)
 {
-	struct fio_client *fc = cl->priv;
+	struct fileio_client *fc = cl->priv;
 	struct stat st;
 
 	if (!d || fc->dirfd[d] < 0 || fstat(fc->dirfd[d], &st) || st.st_nlink)
@@ -119,9 +119,11 @@ void scan_icase(int fd, const char *name)
 
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return;
-	while ((n = syscall(SYS_getdents64, fd, fio_g.dents, sizeof(fio_g.dents))) > 0) {
+	while ((n = syscall(SYS_getdents64, fd, fileio_g.dents,
+			    sizeof(fileio_g.dents))) > 0) {
 		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(fio_g.dents + off);
+			struct linux_dirent64 *d =
+				(void *)(fileio_g.dents + off);
 
 			if (!strcasecmp(d->d_name, name))
 				return;

@@ -18,16 +18,16 @@
 
 #include "fileio.h"
 
-struct fio_global fio_g = {
+struct fileio_global fileio_g = {
 	.base_fd = -1,
 	.clients_fd = -1,
 };
 
-static const struct be_option fio_options[] = {
+static const struct be_option fileio_options[] = {
 	{
 		.name = "no-openat2",
 		.type = BE_OPT_FLAG,
-		.offset = offsetof(struct fio_opts, no_openat2),
+		.offset = offsetof(struct fileio_opts, no_openat2),
 		.help = "no openat2: one component at a time (Linux < 5.6)",
 	},
 	{.name = NULL},
@@ -39,31 +39,31 @@ const struct backend backend_fileio = {
 	.summary = "the local filesystem",
 	.version = 1,
 	.caps = BE_CAN_ALL | BE_USES_DIR,
-	.options = fio_options,
-	.opts_size = sizeof(struct fio_opts),
-	.init = fio_init,
-	.setup = fio_setup,
-	.release = fio_release,
-	.cleanup = fio_cleanup,
-	.fini = fio_fini,
+	.options = fileio_options,
+	.opts_size = sizeof(struct fileio_opts),
+	.init = fileio_init,
+	.setup = fileio_setup,
+	.release = fileio_release,
+	.cleanup = fileio_cleanup,
+	.fini = fileio_fini,
 	.op =
 		{
-			[OP_NTCREATEX] = fio_ntcreatex,
-			[OP_CLOSE] = fio_close,
-			[OP_RENAME] = fio_rename,
-			[OP_UNLINK] = fio_unlink,
-			[OP_DELTREE] = fio_deltree,
-			[OP_RMDIR] = fio_rmdir,
-			[OP_MKDIR] = fio_mkdir,
-			[OP_QPATHINFO] = fio_qpathinfo,
-			[OP_QFILEINFO] = fio_qfileinfo,
-			[OP_QFSINFO] = fio_qfsinfo,
-			[OP_SFILEINFO] = fio_sfileinfo,
-			[OP_FIND] = fio_find,
-			[OP_WRITEX] = fio_writex,
-			[OP_READX] = fio_readx,
-			[OP_LOCKX] = fio_lockx,
-			[OP_UNLOCKX] = fio_unlockx,
-			[OP_FLUSH] = fio_flush,
+			[OP_NTCREATEX] = fileio_ntcreatex,
+			[OP_CLOSE] = fileio_close,
+			[OP_RENAME] = fileio_rename,
+			[OP_UNLINK] = fileio_unlink,
+			[OP_DELTREE] = fileio_deltree,
+			[OP_RMDIR] = fileio_rmdir,
+			[OP_MKDIR] = fileio_mkdir,
+			[OP_QPATHINFO] = fileio_qpathinfo,
+			[OP_QFILEINFO] = fileio_qfileinfo,
+			[OP_QFSINFO] = fileio_qfsinfo,
+			[OP_SFILEINFO] = fileio_sfileinfo,
+			[OP_FIND] = fileio_find,
+			[OP_WRITEX] = fileio_writex,
+			[OP_READX] = fileio_readx,
+			[OP_LOCKX] = fileio_lockx,
+			[OP_UNLOCKX] = fileio_unlockx,
+			[OP_FLUSH] = fileio_flush,
 		},
 };

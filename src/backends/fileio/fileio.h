@@ -27,11 +27,11 @@
 #define REQ(cl, bit) ((cl)->run->req & (bit))
 
 /* fileio's own options (-o) */
-struct fio_opts {
+struct fileio_opts {
 	bool no_openat2; /* -o no-openat2 */
 };
 
-struct fio_global {
+struct fileio_global {
 	/* set once by the parent before fork, then read-only */
 	int base_fd;	 /* -D */
 	int clients_fd;	 /* DIR/clients */
@@ -41,9 +41,9 @@ struct fio_global {
 	size_t buflen;
 	char dents[32768]; /* getdents64 buffer */
 };
-extern struct fio_global fio_g; /* fileio.c */
+extern struct fileio_global fileio_g; /* fileio.c */
 
-struct fio_client {
+struct fileio_client {
 	char **dirs;  /* directory names, client name substituted */
 	char **bases; /* last component of each path, substituted */
 	int *dirfd;   /* open directory fds, -1 = not open */
@@ -59,7 +59,7 @@ struct linux_dirent64 {
 
 /* dirs.c: the directory cache and the name lookup */
 int dir_open(struct be_client *cl, uint32_t d);
-void dir_drop_all(struct fio_client *fc, uint32_t ndirs);
+void dir_drop_all(struct fileio_client *fc, uint32_t ndirs);
 bool dir_stale(struct be_client *cl, uint32_t d);
 void dir_invalidate(struct be_client *cl, uint32_t pi);
 void scan_icase(int fd, const char *name);
@@ -70,40 +70,40 @@ void sync_dir(struct be_client *cl, uint32_t pi);
 void tree_clear(int fd, int depth, bool rmdirs);
 
 /* ops_path.c and ops_handle.c: the ops */
-#define FIO_OP(name)                                                      \
-	int fio_##name(struct be_client *cl, const struct lf_op *op, \
-		       be_handle *h)
-FIO_OP(ntcreatex);
-FIO_OP(close);
-FIO_OP(rename);
-FIO_OP(unlink);
-FIO_OP(deltree);
-FIO_OP(rmdir);
-FIO_OP(mkdir);
-FIO_OP(qpathinfo);
-FIO_OP(qfileinfo);
-FIO_OP(qfsinfo);
-FIO_OP(sfileinfo);
-FIO_OP(find);
-FIO_OP(writex);
-FIO_OP(readx);
-FIO_OP(lockx);
-FIO_OP(unlockx);
-FIO_OP(flush);
-void fio_release(struct be_client *cl, be_handle h);
+#define FILEIO_OP(name)                                                 \
+	int fileio_##name(struct be_client *cl, const struct lf_op *op, \
+			  be_handle *h)
+FILEIO_OP(ntcreatex);
+FILEIO_OP(close);
+FILEIO_OP(rename);
+FILEIO_OP(unlink);
+FILEIO_OP(deltree);
+FILEIO_OP(rmdir);
+FILEIO_OP(mkdir);
+FILEIO_OP(qpathinfo);
+FILEIO_OP(qfileinfo);
+FILEIO_OP(qfsinfo);
+FILEIO_OP(sfileinfo);
+FILEIO_OP(find);
+FILEIO_OP(writex);
+FILEIO_OP(readx);
+FILEIO_OP(lockx);
+FILEIO_OP(unlockx);
+FILEIO_OP(flush);
+void fileio_release(struct be_client *cl, be_handle h);
 
 /* setup.c */
-int fio_init(struct be_run *run, char *err, size_t errlen);
-int fio_setup(struct be_client *cl);
-void fio_cleanup(struct be_client *cl);
-void fio_fini(struct be_run *run, const bool *dirty);
+int fileio_init(struct be_run *run, char *err, size_t errlen);
+int fileio_setup(struct be_client *cl);
+void fileio_cleanup(struct be_client *cl);
+void fileio_fini(struct be_run *run, const bool *dirty);
 
 /* The fd of directory @d, opened on first use; -errno if it cannot be.
  * The cached fd is the hot path, inlined into every op; dir_open() the
  * rest. */
 static inline int dir_get(struct be_client *cl, uint32_t d)
 {
-	struct fio_client *fc = cl->priv;
+	struct fileio_client *fc = cl->priv;
 	int fd = fc->dirfd[d];
 
 	if (fd >= 0)
@@ -123,24 +123,24 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
  */
 #define RETRY(op) ((op)->expect != LF_EXPECT_FAIL)
 
-#define AT(cl, retry, pi, dfd, base, call)                                      \
-	({                                                                   \
-		const struct lf_path *pa_ = &(cl)->prog->paths[pi];          \
-		int r_;                                                      \
-		for (int try_ = 0;; try_++) {                                \
-			dfd = dir_get(cl, pa_->dir);                         \
-			if (dfd < 0) {                                       \
-				r_ = dfd;                                    \
-				break;                                       \
-			}                                                    \
-			base = ((struct fio_client *)(cl)->priv)->bases[pi]; \
-			r_ = (call) < 0 ? -errno : 0;                        \
-			if (r_ != -ENOENT || try_ ||                         \
-			    !(retry) ||                                      \
-			    !dir_stale(cl, pa_->dir))                        \
-				break;                                       \
-		}                                                            \
-		r_;                                                          \
+#define AT(cl, retry, pi, dfd, base, call)                          \
+	({                                                          \
+		const struct lf_path *pa_ = &(cl)->prog->paths[pi]; \
+		int r_;                                             \
+		for (int try_ = 0;; try_++) {                       \
+			dfd = dir_get(cl, pa_->dir);                \
+			if (dfd < 0) {                              \
+				r_ = dfd;                           \
+				break;                              \
+			}                                           \
+			base = ((struct fileio_client *)(cl)->priv) \
+				       ->bases[pi];                 \
+			r_ = (call) < 0 ? -errno : 0;               \
+			if (r_ != -ENOENT || try_ || !(retry) ||    \
+			    !dir_stale(cl, pa_->dir))               \
+				break;                              \
+		}                                                   \
+		r_;                                                 \
 	})
 
 /* dbench's resolve: stat the name; on a miss scan the directory for it

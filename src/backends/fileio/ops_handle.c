@@ -56,7 +56,7 @@ static int hard_link(struct be_client *cl, const struct lf_op *op,
 	return BE_REPORTED;
 }
 
-int fio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	uint32_t pi = op->path[0];
 	int64_t opts = op->arg[0], disp = op->arg[1];
@@ -116,7 +116,7 @@ int fio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int fio_close(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_close(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	(void)cl;
 	(void)op;
@@ -124,13 +124,13 @@ int fio_close(struct be_client *cl, const struct lf_op *op, be_handle *h)
 }
 
 /* the engine drops a handle: replaced, unwanted, or at the clean-up */
-void fio_release(struct be_client *cl, be_handle h)
+void fileio_release(struct be_client *cl, be_handle h)
 {
 	(void)cl;
 	close(h.fd);
 }
 
-int fio_qfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_qfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	int fd = h->fd;
 	char val[DOS_ATTR_LEN];
@@ -144,7 +144,7 @@ int fio_qfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int fio_sfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_sfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	int fd = h->fd;
 	char val[DOS_ATTR_LEN];
@@ -166,7 +166,7 @@ int fio_sfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int fio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	int fd = h->fd;
 	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
@@ -185,7 +185,7 @@ int fio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 			return ftruncate(fd, off + 1) ? -errno : 0;
 		}
 	}
-	n = pwrite(fd, fio_g.wbuf, (size_t)size, off);
+	n = pwrite(fd, fileio_g.wbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
@@ -194,7 +194,7 @@ int fio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		/* a short write hides its cause (ENOSPC, EDQUOT, EIO...):
 		 * the write of the rest tells it (the client stops anyway) */
 		if (n < size &&
-		    pwrite(fd, fio_g.wbuf, (size_t)(size - n), off + n) < 0)
+		    pwrite(fd, fileio_g.wbuf, (size_t)(size - n), off + n) < 0)
 			why = errno;
 		be_fail(cl, op,
 			"WriteX handle %d: wrote %zd bytes, "
@@ -213,13 +213,13 @@ int fio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int fio_readx(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_readx(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	int fd = h->fd;
 	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
 	ssize_t n;
 
-	n = pread(fd, fio_g.rbuf, (size_t)size, off);
+	n = pread(fd, fileio_g.rbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
@@ -245,19 +245,19 @@ static int lock(const struct lf_op *op, be_handle *h, short type)
 	return fcntl(h->fd, F_SETLKW, &fl) ? -errno : 0;
 }
 
-int fio_lockx(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_lockx(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	(void)cl;
 	return lock(op, h, F_WRLCK);
 }
 
-int fio_unlockx(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_unlockx(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	(void)cl;
 	return lock(op, h, F_UNLCK);
 }
 
-int fio_flush(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_flush(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	(void)cl;
 	(void)op;

@@ -11,7 +11,7 @@
 
 #include "fileio.h"
 
-int fio_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	uint32_t p0 = op->path[0], p1 = op->path[1];
 	const char *b0, *b1;
@@ -33,7 +33,7 @@ int fio_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	d1 = dir_get(cl, cl->prog->paths[p1].dir);
 	if (d1 < 0)
 		return d1;
-	b1 = ((struct fio_client *)cl->priv)->bases[p1];
+	b1 = ((struct fileio_client *)cl->priv)->bases[p1];
 	rc = AT(cl, RETRY(op), p0, d0, b0, renameat(d0, b0, d1, b1));
 	if (!rc) {
 		dir_invalidate(cl, p0);
@@ -44,7 +44,7 @@ int fio_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return rc;
 }
 
-int fio_unlink(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_unlink(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	const char *base;
 	struct stat st;
@@ -58,7 +58,7 @@ int fio_unlink(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return rc;
 }
 
-int fio_deltree(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_deltree(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	const char *base;
 	int dfd, fd = -1, rc;
@@ -74,7 +74,7 @@ int fio_deltree(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int fio_rmdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_rmdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	uint32_t pi = op->path[0];
 	const char *base;
@@ -94,7 +94,7 @@ int fio_rmdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return rc;
 }
 
-int fio_mkdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_mkdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	uint32_t pi = op->path[0];
 	const char *base;
@@ -107,7 +107,7 @@ int fio_mkdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0777));
 }
 
-int fio_qpathinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_qpathinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	struct stat st;
 
@@ -115,17 +115,17 @@ int fio_qpathinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	return resolve(cl, op->path[0], &st);
 }
 
-int fio_qfsinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_qfsinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	struct statvfs sv;
 
 	(void)cl;
 	(void)op;
 	(void)h;
-	return fstatvfs(fio_g.base_fd, &sv) ? -errno : 0;
+	return fstatvfs(fileio_g.base_fd, &sv) ? -errno : 0;
 }
 
-int fio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
+int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	int64_t maxcnt = op->arg[1], seen = 0;
 	struct stat st;
@@ -141,10 +141,10 @@ int fio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		return fd;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
-	while (seen < maxcnt &&
-	       (n = syscall(SYS_getdents64, fd, fio_g.dents, sizeof(fio_g.dents))) > 0) {
+	while (seen < maxcnt && (n = syscall(SYS_getdents64, fd, fileio_g.dents,
+					     sizeof(fileio_g.dents))) > 0) {
 		for (long off = 0; off < n && seen < maxcnt; seen++)
-			off += ((struct linux_dirent64 *)(fio_g.dents + off))
+			off += ((struct linux_dirent64 *)(fileio_g.dents + off))
 				       ->d_reclen;
 	}
 	return 0;

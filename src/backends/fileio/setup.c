@@ -14,22 +14,22 @@
 
 #include "fileio.h"
 
-int fio_init(struct be_run *run, char *err, size_t errlen)
+int fileio_init(struct be_run *run, char *err, size_t errlen)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_BENEATH,
 	};
-	const struct fio_opts *opts = run->opts;
+	const struct fileio_opts *opts = run->opts;
 	const char *dir = run->dir;
 	struct stat st;
 	int fd;
 
-	if (fio_g.clients_fd >= 0)	/* again for the next of --runs */
-		close(fio_g.clients_fd);
-	if (fio_g.base_fd >= 0)
-		close(fio_g.base_fd);
-	fio_g.clients_fd = fio_g.base_fd = -1;
+	if (fileio_g.clients_fd >= 0) /* again for the next of --runs */
+		close(fileio_g.clients_fd);
+	if (fileio_g.base_fd >= 0)
+		close(fileio_g.base_fd);
+	fileio_g.clients_fd = fileio_g.base_fd = -1;
 	if (stat(dir, &st)) {
 		snprintf(err, errlen, "-D %s: %s", dir, strerror(errno));
 		return BE_EINPUT;
@@ -38,44 +38,44 @@ int fio_init(struct be_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "-D %s: not a directory", dir);
 		return BE_EINPUT;
 	}
-	fio_g.base_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fio_g.base_fd < 0) {
+	fileio_g.base_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fileio_g.base_fd < 0) {
 		snprintf(err, errlen, "-D %s: %s", dir, strerror(errno));
 		return BE_EENV;
 	}
-	if (mkdirat(fio_g.base_fd, "clients", 0777) && errno != EEXIST) {
+	if (mkdirat(fileio_g.base_fd, "clients", 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s/clients: %s", dir,
 			 strerror(errno));
 		return BE_EENV;
 	}
-	fio_g.clients_fd = openat(fio_g.base_fd, "clients",
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fio_g.clients_fd < 0) {
-		snprintf(err, errlen, "%s/clients: %s%s", dir,
-			 strerror(errno),
+	fileio_g.clients_fd =
+		openat(fileio_g.base_fd, "clients",
+		       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fileio_g.clients_fd < 0) {
+		snprintf(err, errlen, "%s/clients: %s%s", dir, strerror(errno),
 			 errno == ELOOP || errno == ENOTDIR
 				 ? " (refusing to work through a symlink or "
 				   "file)"
 				 : "");
 		return errno == ELOOP || errno == ENOTDIR ? BE_EINPUT : BE_EENV;
 	}
-	fio_g.no_openat2 = getenv("DBENCH_NG_NO_OPENAT2") != NULL ||
-		     (opts && opts->no_openat2);
-	if (!fio_g.no_openat2) {
-		fd = (int)syscall(SYS_openat2, fio_g.clients_fd, ".", &how,
+	fileio_g.no_openat2 = getenv("DBENCH_NG_NO_OPENAT2") != NULL ||
+			      (opts && opts->no_openat2);
+	if (!fileio_g.no_openat2) {
+		fd = (int)syscall(SYS_openat2, fileio_g.clients_fd, ".", &how,
 				  sizeof(how));
 		if (fd >= 0)
 			close(fd);
 		else if (errno == ENOSYS)
-			fio_g.no_openat2 = true;
+			fileio_g.no_openat2 = true;
 	}
 	return 0;
 }
 
-int fio_setup(struct be_client *cl)
+int fileio_setup(struct be_client *cl)
 {
 	const struct program *p = cl->prog;
-	struct fio_client *fc = calloc(1, sizeof(*fc));
+	struct fileio_client *fc = calloc(1, sizeof(*fc));
 	char buf[2048];
 	size_t need = p->max_io ? p->max_io : 1;
 
@@ -91,7 +91,7 @@ int fio_setup(struct be_client *cl)
 		if (lf_subst_client(buf, sizeof(buf), p->dirs[d], cl->id) < 0)
 			goto toolong;
 		fc->dirs[d] = strdup(buf);
-		fc->dirfd[d] = d ? -1 : fio_g.clients_fd;
+		fc->dirfd[d] = d ? -1 : fileio_g.clients_fd;
 		if (!fc->dirs[d])
 			goto oom;
 	}
@@ -103,14 +103,14 @@ int fio_setup(struct be_client *cl)
 		if (!fc->bases[i])
 			goto oom;
 	}
-	if (need > fio_g.buflen) {
-		free(fio_g.wbuf);
-		free(fio_g.rbuf);
-		fio_g.wbuf = calloc(1, need);
-		fio_g.rbuf = malloc(need);
-		if (!fio_g.wbuf || !fio_g.rbuf)
+	if (need > fileio_g.buflen) {
+		free(fileio_g.wbuf);
+		free(fileio_g.rbuf);
+		fileio_g.wbuf = calloc(1, need);
+		fileio_g.rbuf = malloc(need);
+		if (!fileio_g.wbuf || !fileio_g.rbuf)
 			goto oom;
-		fio_g.buflen = need;
+		fileio_g.buflen = need;
 	}
 	return 0;
 oom:
@@ -122,56 +122,59 @@ toolong:
 }
 
 /* Remove the tree of client @id (the engine released its handles). */
-static void fio_remove_tree(int id)
+static void fileio_remove_tree(int id)
 {
 	char name[32];
 	int fd;
 
 	snprintf(name, sizeof(name), "client%d", id);
-	fd = openat(fio_g.clients_fd, name,
+	fd = openat(fileio_g.clients_fd, name,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		tree_clear(fd, 0, true);
 		close(fd);
 	}
-	unlinkat(fio_g.clients_fd, name, AT_REMOVEDIR);
+	unlinkat(fileio_g.clients_fd, name, AT_REMOVEDIR);
 }
 
-void fio_cleanup(struct be_client *cl)
+void fileio_cleanup(struct be_client *cl)
 {
-	struct fio_client *fc = cl->priv;
+	struct fileio_client *fc = cl->priv;
 
 	if (fc)
 		dir_drop_all(fc, cl->prog->ndirs);
-	fio_remove_tree(cl->id);
+	fileio_remove_tree(cl->id);
 }
 
-void fio_fini(struct be_run *run, const bool *dirty)
+void fileio_fini(struct be_run *run, const bool *dirty)
 {
 	struct stat st;
 	char name[32];
 	int left = 0, first = -1, why = 0;
 
-	if (!fstat(fio_g.clients_fd, &st) && !st.st_nlink) {
-		fprintf(stderr, "dbench-ng: %s/clients was removed during the "
-			"run (not by dbench-ng)\n", run->dir);
+	if (!fstat(fileio_g.clients_fd, &st) && !st.st_nlink) {
+		fprintf(stderr,
+			"dbench-ng: %s/clients was removed during the "
+			"run (not by dbench-ng)\n",
+			run->dir);
 		return;
 	}
 	if (!dirty) /* --skip-cleanup: keep every tree */
 		return;
 	for (int i = 0; i < run->nclients; i++) {
 		if (dirty[i])
-			fio_remove_tree(i);
+			fileio_remove_tree(i);
 	}
 	/* say so if a tree could not be removed (a read-only filesystem) */
 	for (int i = 0; i < run->nclients; i++) {
 		snprintf(name, sizeof(name), "client%d", i);
-		if (fstatat(fio_g.clients_fd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+		if (fstatat(fileio_g.clients_fd, name, &st,
+			    AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
 			continue;
 		if (!left++) {
 			first = i;
-			if (unlinkat(fio_g.clients_fd, name, AT_REMOVEDIR))
+			if (unlinkat(fileio_g.clients_fd, name, AT_REMOVEDIR))
 				why = errno;
 		}
 	}
@@ -180,5 +183,5 @@ void fio_fini(struct be_run *run, const bool *dirty)
 			"%s/clients (client%d: %s)\n", left,
 			left > 1 ? "s" : "", run->dir, first, strerror(why));
 	/* fails harmlessly if anything is left */
-	unlinkat(fio_g.base_fd, "clients", AT_REMOVEDIR);
+	unlinkat(fileio_g.base_fd, "clients", AT_REMOVEDIR);
 }
