@@ -29,6 +29,8 @@ static inline struct client *client_of(struct be_client *bc)
 	return container_of(bc, struct client, be);
 }
 
+static void __attribute__((format(printf, 3, 4)))
+client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...);
 static void __attribute__((format(printf, 3, 0)))
 host_vfail(struct be_client *bc, const struct lf_op *op, const char *fmt,
 	   va_list ap);
@@ -227,8 +229,8 @@ client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
 		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
 }
 
-void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...)
+static void __attribute__((format(printf, 3, 4)))
+client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -237,8 +239,8 @@ void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
 	va_end(ap);
 }
 
-void client_warn(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...)
+static void __attribute__((format(printf, 3, 4)))
+client_warn(struct client *cl, const struct lf_op *op, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -262,7 +264,7 @@ static void host_vwarn(struct be_client *bc, const struct lf_op *op,
 /* Compare the result @rc of @op with its expected status; returns true if
  * the client must stop. */
 static bool __attribute__((noinline))
-check_result(struct client *cl, const struct lf_op *op, int rc)
+compare_status(struct client *cl, const struct lf_op *op, int rc)
 {
 	const char *st = cl->prog->status[op->status];
 	enum op_policy pol = op_info[op->type].policy;
@@ -483,7 +485,7 @@ static inline bool client_step(struct client *cl)
 	cl->pace_bytes += bytes;
 	s->lines += op->line_delta;
 	if (unlikely(rc || op->expect == LF_EXPECT_FAIL) &&
-	    check_result(cl, op, rc))
+	    compare_status(cl, op, rc))
 		return true;
 	if (unlikely(++cl->pc == cl->prog->nops))
 		pass_end(cl, t1);

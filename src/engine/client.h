@@ -42,7 +42,7 @@ struct client {
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.
- * Returns 0 or -1 after client_fail().
+ * Returns 0, or -1 after recording the failure in the slot.
  */
 int client_init(struct client *cl, int id, const struct config *cfg,
 		const struct program *prog, const struct backend *b,
@@ -57,16 +57,6 @@ void client_release_all(struct client *cl);
  * Returns 0, or 1 if a client failed.
  */
 int client_loop(struct client *cls, int n);
-
-/* client_fail - record the fatal error of @cl (first one wins) and stop
- * the run.  @op may be NULL. */
-void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...) __attribute__((format(printf, 3, 4)));
-
-/* client_warn - count a non-fatal unexpected result; the first one of
- * each client is kept as text. */
-void client_warn(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...) __attribute__((format(printf, 3, 4)));
 
 /* client_path - the real path of path index @pi for messages:
  * "DIR/clients/client0/dir/file". */

@@ -45,7 +45,6 @@ struct runner {
 	struct be_run *run;
 	struct shm *shm;
 	pid_t *pids;
-	int *status; /* wait status per process */
 	bool *reaped;
 	int nalive;
 	int barrier[2];
@@ -193,7 +192,6 @@ static void reap(struct runner *r)
 		if (p == r->cfg->nprocs)
 			continue;
 		r->reaped[p] = true;
-		r->status[p] = st;
 		r->nalive--;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
@@ -536,11 +534,10 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	*measured = false;
 	r.shm = shm_alloc(cfg->nclients);
 	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
-	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
 	r.ticks = ticks_new(cfg, r.shm, res, r.out);
-	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty ||
+	if (!r.shm || !r.pids || !r.reaped || !dirty ||
 	    !r.ticks) {
 		fprintf(stderr,
 			"dbench-ng: cannot allocate memory for %d "
@@ -592,7 +589,6 @@ out:
 	ticks_free(r.ticks);
 	free(dirty);
 	free(r.pids);
-	free(r.status);
 	free(r.reaped);
 	shm_free(r.shm, cfg->nclients);
 	return rc;
