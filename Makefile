@@ -55,6 +55,8 @@ $(foreach l,$(LAYERS),$(eval build/src/$(l)/%.o: LAYER_INC := $(call incs_of,$(l
 UT_SRC   := $(wildcard tests/unit/test_*.c)
 UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
 UT_LAYER_sha256      := base
+UT_LAYER_num         := base
+UT_LAYER_utf8        := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results

@@ -8,7 +8,6 @@
  */
 #include "compare.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "num.h"
 #include "result.h"
 #include "result_json.h"
 #include "stats_test.h"
@@ -1262,11 +1262,9 @@ static int bad(const char *fmt, ...)
 
 static int parse_double(const char *s, double *v, bool percent_ok)
 {
-	char *end;
+	const char *end;
 
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || errno || !isfinite(*v))
+	if (num_f64(s, 0, v, &end) != NUM_OK)
 		return -1;
 	if (percent_ok && *end == '%') {
 		*v /= 100;
@@ -1279,13 +1277,7 @@ static int parse_double(const char *s, double *v, bool percent_ok)
 
 static int parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-
-	errno = 0;
-	if (*s == '-')
-		return -1;
-	*v = strtoull(s, &end, 0);
-	return end == s || *end || errno ? -1 : 0;
+	return num_u64(s, NUM_BASE0, UINT64_MAX, v) != NUM_OK ? -1 : 0;
 }
 
 static int load_side(char **files, int n, struct result **out)

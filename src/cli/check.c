@@ -12,13 +12,13 @@
  */
 #include "check.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "compare.h"
+#include "num.h"
 #include "result.h"
 #include "result_json.h"
 #include "run.h"
@@ -54,12 +54,9 @@ static bool is_file(const char *p)
 static int parse_int(const char *opt, const char *s, int min, int max,
 		     int *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s ? s : "", &end, 10);
-	if (!s || end == s || *end || errno || v < min || v > max) {
+	if (num_i64(s ? s : "", 0, min, max, &v) != NUM_OK) {
 		fprintf(stderr, "dbench-ng check: %s: '%s' is not a whole "
 			"number in %d..%d\n", opt, s ? s : "", min, max);
 		return -1;
