@@ -13,24 +13,26 @@
 #include <strings.h>
 
 #include "lf_impl.h"
+#include "num.h"
+#include "utf8.h"
 
 static int parse_int(struct parser *ps, const char *tok, const char *what,
 		     int64_t min, int64_t max, int64_t *out)
 {
-	char *end, sh[72];
-	long long v;
+	char sh[72];
 
-	errno = 0;
-	v = strtoll(tok, &end, 0);
-	if (end == tok || *end)
+	switch (num_i64(tok, NUM_BASE0, min, max, out)) {
+	case NUM_OK:
+		return 0;
+	case NUM_SYNTAX:
 		return lf_perr(ps, "%s '%s' is not a number", what,
 			       lf_shorten(tok, sh, sizeof(sh)));
-	if (errno == ERANGE || v < min || v > max)
-		return lf_perr(ps, "%s %s is out of range (%lld..%lld)", what,
-			       lf_shorten(tok, sh, sizeof(sh)), (long long)min,
-			       (long long)max);
-	*out = v;
-	return 0;
+	case NUM_RANGE:
+		break;
+	}
+	return lf_perr(ps, "%s %s is out of range (%lld..%lld)", what,
+		       lf_shorten(tok, sh, sizeof(sh)), (long long)min,
+		       (long long)max);
 }
 
 static int parse_status(struct parser *ps, const char *tok, uint8_t *expect)
@@ -98,38 +100,6 @@ static int tokenize(struct parser *ps, char *line, char **tok)
 }
 
 /*
- * Length of the UTF-8 sequence at @s (at most @n bytes), 0 if it is not
- * valid: overlong forms, surrogates and values over U+10FFFF are not.
- */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/*
  * An operation line may hold printable text only: no control character
  * but the tab (a name with an escape sequence would reach the terminal
  * in messages) and valid UTF-8 (names go into the JSON and HTML
@@ -151,7 +121,7 @@ static int check_text(struct parser *ps, const char *line)
 			return lf_perr(ps,
 				       "control character 0x%02x at column %zu",
 				       s[i], i + 1);
-		k = utf8_len(s + i, n - i);
+		k = utf8_seq(s + i, n - i, NULL);
 		if (!k)
 			return lf_perr(ps,
 				       "invalid UTF-8 (byte 0x%02x at column "

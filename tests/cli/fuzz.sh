@@ -63,11 +63,11 @@ fuzz() {
 }
 
 build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
-	"$SRC/base/sha256.c"
+	"$SRC"/base/{sha256,num,utf8}.c
 # options.c prints the backends' help lines and options from the registry
 build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c" \
 	"$SRC"/backends/*.c "$SRC"/backends/fileio/*.c \
-	$(ls "$SRC"/workload/*.c | grep -v builtin) "$SRC/base/sha256.c"
+	$(ls "$SRC"/workload/*.c | grep -v builtin) "$SRC"/base/{sha256,num,utf8}.c
 build fuzz_json results "$SRC"/results/{result_json,result,dblog,env,histogram}.c \
 	"$SRC/workload/ops.c" "$SRC/base/atomic.c"
 
