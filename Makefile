@@ -35,9 +35,7 @@ LAYERS        := base workload results backends engine report analysis cli
 USES_base     := base
 USES_workload := workload base
 USES_results  := results workload base
-# backends above engine, for now: they still include the engine's client.h
-# and call client_fail/client_warn/client_path (issue 10, interface v2)
-USES_backends := backends engine results workload base
+USES_backends := backends workload base
 USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base

@@ -1,65 +1,187 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * backend.h - what executes the operations: a table of functions.
+ * backend.h - what executes the operations (interface version 2), and all
+ * a backend may see of dbench-ng: this header and the compiled program
+ * (workload/ops.h, workload/loadfile.h).  Never the run's options, never
+ * shared memory.  How to write a backend: docs/backends.md.
  *
- * Contract of an op handler: it runs one compiled op for one client and
- * returns 0 on success or -errno on failure, never printing and never
- * exiting.  The client core compares the result with the loadfile's status.
- * A handler that found something worse than a failed call (a short write)
- * reports it itself with client_fail() or client_warn() and returns
- * OP_REPORTED.
+ * A handler runs one compiled op for one client and returns 0 on success,
+ * -errno on failure, or BE_REPORTED after be_fail()/be_warn().  It never
+ * prints and never exits; the engine compares the result with the
+ * loadfile's status.
  */
 #ifndef DBNG_BACKEND_H
 #define DBNG_BACKEND_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
+#include "loadfile.h"
 #include "ops.h"
 
-struct client;
-struct config;
-struct lf_op;
-struct program;
+#define BACKEND_API_VERSION 2
 
-#define OP_REPORTED 1 /* handler already reported a warning or failure */
+#define BE_REPORTED 1 /* the handler reported it (be_fail/be_warn) */
+#define BE_EINPUT   2 /* init: bad input (the exit status, 2) */
+#define BE_EENV	    3 /* init: environment error (the exit status, 3) */
 
-#define BACKEND_F_FAKE (1u << 0) /* does no I/O: results come from the status \
-				  */
-
-typedef int (*backend_op_fn)(struct client *cl, const struct lf_op *op);
-
-struct backend_ops {
-	const char *name;
-	unsigned int flags;
-	/* parent, once, before fork: check and prepare the target;
-	 * 0 or -1 with a message in @err */
-	int (*init)(const struct config *cfg, char *err, size_t errlen);
-	/* child, per client, before the start barrier; 0 or -1 after
-	 * client_fail() */
-	int (*setup)(struct client *cl);
-	/* child, per client, after the last op (unless --skip-cleanup) */
-	void (*cleanup)(struct client *cl);
-	/* parent, once, after every child exited: @dirty[i] is true for a
-	 * client that could not clean up after itself */
-	void (*fini)(const struct config *cfg, const bool *dirty);
-	backend_op_fn op[OP_NR];
-};
-
-extern const struct backend_ops backend_fileio;
-extern const struct backend_ops backend_null;
-
-/* backend_find - the backend called @name, or NULL. */
-const struct backend_ops *backend_find(const char *name);
-
-/* backend_names - "fileio, null" for messages. */
-const char *backend_names(void);
+/* What a backend opened: an fd, an SMBCFILE *, a struct nfsfh *.  The
+ * engine keeps one per handle slot and passes it back; it never looks in. */
+typedef union be_handle {
+	int fd;
+	void *ptr;
+	uint64_t u64;
+} be_handle;
 
 /*
- * backend_check - 0 if @b has a handler for every op @p uses; otherwise -1
- * and "FILE:LINE: backend 'x' cannot run 'Op'" in @err.
+ * Capabilities.  The run asks for the BE_CAN_* bits of its options (-s -S
+ * -F -x and dbench's fileio switches); a bit asked for that the backend
+ * does not declare is refused before the run, unless it declares
+ * BE_NO_IO (null: nothing to sync, every such request is moot).
  */
-int backend_check(const struct backend_ops *b, const struct program *p,
-		  char *err, size_t errlen);
+enum {
+	BE_CAN_SYNC_OPEN = 1u << 0,    /* -s */
+	BE_CAN_SYNC_DIRS = 1u << 1,    /* -S */
+	BE_CAN_FSYNC = 1u << 2,	       /* -F */
+	BE_CAN_XATTR = 1u << 3,	       /* -x */
+	BE_CAN_NO_RESOLVE = 1u << 4,   /* --no-resolve */
+	BE_CAN_STAT_CHECK = 1u << 5,   /* --stat-check */
+	BE_CAN_ONE_BYTE_FIX = 1u << 6, /* --one-byte-write-fix */
+	BE_USES_DIR = 1u << 7,	       /* works beneath -D DIR */
+	BE_NO_IO = 1u << 8,	       /* does no I/O at all */
+};
+#define BE_CAN_ALL 0x7fu /* every BE_CAN_* bit */
+
+/* A backend's own option, -o NAME or -o NAME=VALUE. */
+enum be_opt_type {
+	BE_OPT_FLAG, /* -o NAME (or NAME=1, NAME=0): a bool */
+	BE_OPT_INT,  /* -o NAME=N, min..max: an int */
+	BE_OPT_STR,  /* -o NAME=TEXT, not empty: a const char * */
+};
+
+struct be_option {
+	const char *name;
+	enum be_opt_type type;
+	size_t offset;	     /* of the value in the backend's option struct */
+	long min, max;	     /* BE_OPT_INT */
+	const char *metavar; /* "N", "URL"; NULL for a flag */
+	const char *help;    /* one line for --help */
+};
+
+/* The run, as the backend sees it (read-only in the children). */
+struct be_run {
+	const char *dir;     /* -D as given */
+	int nclients;	     /* clients 0 .. nclients-1 */
+	unsigned int req;    /* BE_CAN_* bits the run asks for */
+	const void *opts;    /* the backend's options, parsed and checked */
+	void *priv;	     /* the backend's run-wide state, set by init */
+};
+
+struct be_client;
+
+/* The engine's side of the messages: filled by the engine. */
+struct be_host {
+	void (*vfail)(struct be_client *c, const struct lf_op *op,
+		      const char *fmt, va_list ap);
+	void (*vwarn)(struct be_client *c, const struct lf_op *op,
+		      const char *fmt, va_list ap);
+	const char *(*path)(const struct be_client *c, uint32_t pi, char *buf,
+			    size_t len);
+};
+
+/* One client, as the backend sees it. */
+struct be_client {
+	int id;			    /* 0-based, as dbench's client ids */
+	const struct program *prog; /* the client's compiled loadfile */
+	const struct be_run *run;
+	void *priv;		    /* the backend's per-client state */
+	uint64_t rng;		    /* state of be_random() */
+	const struct be_host *host;
+};
+
+/*
+ * An op handler.  @h: for an op with a handle, the open handle; for
+ * NTCreateX an empty one to fill on success (the engine stores it, and
+ * releases the one it replaces, or the new one if the loadfile expected
+ * the open to fail).  A handler that opened something and then fails
+ * releases it itself.  NULL for ops without a handle.
+ */
+typedef int (*be_op_fn)(struct be_client *c, const struct lf_op *op,
+			be_handle *h);
+
+struct backend {
+	unsigned int api;	  /* BACKEND_API_VERSION */
+	const char *name;	  /* -B NAME, and the name in messages */
+	const char *summary;	  /* a few words for --help */
+	unsigned int version;	  /* the backend's own */
+	unsigned int caps;	  /* BE_CAN_*, BE_USES_DIR, BE_NO_IO */
+	const struct be_option *options; /* {NULL}-terminated, or NULL */
+	size_t opts_size;	  /* of the option struct (zeroed, then set) */
+
+	/* parent, after the options, before anything else: checks across
+	 * options; 0, or -1 with a message in @err.  May be NULL */
+	int (*check)(const void *opts, char *err, size_t errlen);
+	/* parent, before the fork of every run: 0, BE_EINPUT or BE_EENV
+	 * with a message in @err */
+	int (*init)(struct be_run *run, char *err, size_t errlen);
+	/* child, per client, before the start barrier: 0, or -1 after
+	 * be_fail() */
+	int (*setup)(struct be_client *c);
+	/* close a handle the engine drops (replaced, unwanted, clean-up);
+	 * NULL if handles hold nothing */
+	void (*release)(struct be_client *c, be_handle h);
+	/* child, per client, after the last op and after the engine released
+	 * the open handles; not called with --skip-cleanup */
+	void (*cleanup)(struct be_client *c);
+	/* parent, once every child exited: @dirty[i] is true for a client
+	 * that could not clean up after itself; NULL: keep everything
+	 * (--skip-cleanup) */
+	void (*fini)(struct be_run *run, const bool *dirty);
+	/* NULL: cannot run it (refused before the fork, with FILE:LINE);
+	 * op[OP_SLEEP] is never called: Sleep is the engine's */
+	be_op_fn op[OP_NR];
+};
+
+/* The helpers a backend may call (host.c; cold paths only) */
+
+/* be_fail - record the fatal error of @c (the first one wins) and stop
+ * the run; @op may be NULL.  The handler then returns BE_REPORTED. */
+void be_fail(struct be_client *c, const struct lf_op *op, const char *fmt,
+	     ...) __attribute__((format(printf, 3, 4)));
+
+/* be_warn - count a non-fatal unexpected result of @op; the first one of
+ * each client is kept as text.  The handler then returns BE_REPORTED. */
+void be_warn(struct be_client *c, const struct lf_op *op, const char *fmt,
+	     ...) __attribute__((format(printf, 3, 4)));
+
+/* be_path - "DIR/clients/client0/dir/file" of path index @pi, for
+ * messages */
+static inline const char *be_path(const struct be_client *c, uint32_t pi,
+				  char *buf, size_t len)
+{
+	return c->host->path(c, pi, buf, len);
+}
+
+/* be_fnum - the loadfile's number of handle slot @h, for messages */
+static inline int32_t be_fnum(const struct be_client *c, uint32_t h)
+{
+	return h == LF_NONE ? -1 : c->prog->fnums[h];
+}
+
+/* be_random - a pseudo-random 64-bit value (xorshift) */
+static inline uint64_t be_random(struct be_client *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return c->rng;
+}
+
+/* The backends (one descriptor each) */
+extern const struct backend backend_fileio;
+extern const struct backend backend_null;
 
 #endif

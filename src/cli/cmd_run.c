@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "registry.h"
 #include "builtin.h"
 #include "env.h"
 #include "loadfile.h"
@@ -68,6 +69,18 @@ static int load_programs(const char *spec, struct program **progs, int *n)
 fail:
 	free(list);
 	return -1;
+}
+
+/* The BE_CAN_* bits the options of @cfg ask of the backend. */
+static unsigned int backend_requests(const struct config *cfg)
+{
+	return (cfg->sync_open ? BE_CAN_SYNC_OPEN : 0) |
+	       (cfg->sync_dirs ? BE_CAN_SYNC_DIRS : 0) |
+	       (cfg->fsync_writes ? BE_CAN_FSYNC : 0) |
+	       (cfg->xattr ? BE_CAN_XATTR : 0) |
+	       (cfg->no_resolve ? BE_CAN_NO_RESOLVE : 0) |
+	       (cfg->stat_check ? BE_CAN_STAT_CHECK : 0) |
+	       (cfg->one_byte_fix ? BE_CAN_ONE_BYTE_FIX : 0);
 }
 
 /* What the result records about the run before it starts. */
@@ -136,8 +149,9 @@ static int write_json(const struct result *res, const struct config *cfg,
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
+	const char *const *kv;
 	sigset_t sigs;
-	int st;
+	int st, nkv;
 
 	memset(rc, 0, sizeof(*rc));
 	*done = false;
@@ -167,6 +181,16 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 			rc->cfg.backend, backend_names());
 		return 2;
 	}
+	rc->be_run.dir = rc->cfg.dir;
+	rc->be_run.nclients = rc->cfg.nclients;
+	rc->be_run.req = backend_requests(&rc->cfg);
+	nkv = opt_backend_options(&kv);
+	if (backend_options(rc->be, kv, nkv, &rc->be_opts, err, sizeof(err)) ||
+	    backend_check(rc->be, NULL, rc->be_run.req, err, sizeof(err))) {
+		fprintf(stderr, "dbench-ng: %s\n", err);
+		return 2;
+	}
+	rc->be_run.opts = rc->be_opts;
 	if (rc->cfg.runs > 1 && rc->cfg.json && !strcmp(rc->cfg.json, "-")) {
 		fprintf(stderr, "dbench-ng: --json - takes one run; give a "
 			"file name with --runs (one file per run)\n");
@@ -175,13 +199,14 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 	if (load_programs(rc->cfg.loadfile, rc->progs, &rc->nprogs))
 		return 2;
 	for (int i = 0; i < rc->nprogs; i++) {
-		if (backend_check(rc->be, rc->progs[i], err, sizeof(err))) {
+		if (backend_check(rc->be, rc->progs[i], rc->be_run.req, err,
+				  sizeof(err))) {
 			fprintf(stderr, "dbench-ng: %s\n", err);
 			return 2;
 		}
 	}
 	if (rc->be->init) {
-		st = rc->be->init(&rc->cfg, err, sizeof(err));
+		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
 			fprintf(stderr, "dbench-ng: %s\n", err);
 			return st;
@@ -202,7 +227,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 
 	*out = NULL;
 	if (run > 1 && rc->be->init) {	/* a fresh DIR/clients */
-		st = rc->be->init(cfg, err, sizeof(err));
+		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
 			fprintf(stderr, "dbench-ng: %s\n", err);
 			result_free(res);
@@ -222,8 +247,8 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"4.00\n\n", dbng_version);
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
-	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be, res,
-			&measured);
+	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
+			&rc->be_run, res, &measured);
 	if (measured) {
 		report_text(rc->out, res, NULL);
 		fflush(rc->out);
@@ -240,6 +265,8 @@ void run_teardown(struct run_ctx *rc)
 	for (int i = 0; i < rc->nprogs; i++)
 		lf_free(rc->progs[i]);
 	rc->nprogs = 0;
+	free(rc->be_opts);
+	rc->be_opts = NULL;
 }
 
 int run_main(int argc, char **argv)

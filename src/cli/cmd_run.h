@@ -10,7 +10,8 @@
 
 #include "options.h"
 
-struct backend_ops;
+#include "backend.h"
+
 struct program;
 struct result;
 
@@ -18,7 +19,9 @@ struct result;
 
 struct run_ctx {
 	struct config cfg;
-	const struct backend_ops *be;
+	const struct backend *be;
+	struct be_run be_run;	/* what the backend sees of the run */
+	void *be_opts;		/* the backend's options (-o) */
 	struct program *progs[RUN_MAX_LOADFILES];
 	int nprogs;
 	int argc;

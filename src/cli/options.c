@@ -12,7 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry.h"
 #include "version.h"
+
+/* -o NAME[=VALUE]: collected here, parsed by the backend's registry */
+static const char *be_opts[OPT_MAX_BACKEND_OPTS];
+static int nbe_opts;
 
 enum {
 	O_NO_RESOLVE = 256,
@@ -44,6 +49,7 @@ static const struct option long_opts[] = {
 	{"fsync", no_argument, NULL, 'F'},
 	{"xattr", no_argument, NULL, 'x'},
 	{"backend", required_argument, NULL, 'B'},
+	{"backend-option", required_argument, NULL, 'o'},
 	{"no-resolve", no_argument, NULL, O_NO_RESOLVE},
 	{"clients-per-process", required_argument, NULL, O_CPP},
 	{"one-byte-write-fix", no_argument, NULL, O_ONE_BYTE},
@@ -79,8 +85,9 @@ void opt_usage(FILE *f)
 "                             (default: the built-in workload, "
 OPT_BUILTIN ")\n"
 "  -D, --directory=DIR        base directory (default .); clients work in\n"
-"                             DIR/clients and touch nothing else\n"
-"  -B, --backend=NAME         fileio (default) or null (no I/O at all)\n"
+"                             DIR/clients and touch nothing else\n");
+	backend_help(f);
+	fprintf(f,
 "  -R, --target-rate=MBPS     per-client target rate in MB/s\n"
 "  -s, --sync                 open files with O_SYNC\n"
 "  -S, --sync-dir             fdatasync the directory after unlink, rmdir\n"
@@ -151,6 +158,12 @@ static bool is_long(const char *arg)
 	return !strncmp(arg, "--", 2);
 }
 
+int opt_backend_options(const char *const **kv)
+{
+	*kv = be_opts;
+	return nbe_opts;
+}
+
 FILE *opt_out(const struct config *cfg)
 {
 	if (cfg->out)
@@ -165,18 +178,19 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	int c, rc = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
+	nbe_opts = 0;
 	cfg->cpp = 1;
 	cfg->timelimit = 600;
 	cfg->warmup = -1;
 	cfg->loadfile = OPT_BUILTIN;
 	cfg->dir = ".";
-	cfg->backend = "fileio";
+	cfg->backend = backend_default()->name;
 	cfg->stall_ms = 100;
 	cfg->runs = 1;
 
 	opterr = 0;
 	optind = 0; /* glibc: a full reset, also inside "-abc" clusters */
-	while ((c = getopt_long(argc, argv, ":t:c:D:T:R:sSFxB:h", long_opts,
+	while ((c = getopt_long(argc, argv, ":t:c:D:T:R:sSFxB:o:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -203,6 +217,12 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case 'B':
 			cfg->backend = optarg;
+			break;
+		case 'o':
+			if (nbe_opts == OPT_MAX_BACKEND_OPTS)
+				rc = bad_value("-o", optarg, "is one too many");
+			else
+				be_opts[nbe_opts++] = optarg;
 			break;
 		case 'T':
 			break; /* tbench socket options: nothing to do */

@@ -16,6 +16,7 @@
 
 #define OPT_MAX_PROCS 100000
 #define OPT_BUILTIN   BUILTIN_NETBENCH
+#define OPT_MAX_BACKEND_OPTS 64
 
 
 /* opt_out - where the human-readable output goes: stdout, or stderr when
@@ -31,6 +32,10 @@ enum opt_result {
 /* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or
  * stdout (--help, --version). */
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
+
+/* opt_backend_options - the -o NAME[=VALUE] strings of the last
+ * opt_parse(), in their order, for the backend (registry.h); their count */
+int opt_backend_options(const char *const **kv);
 
 /* opt_usage - print the option summary. */
 void opt_usage(FILE *f);

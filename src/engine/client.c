@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,34 +22,133 @@
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+static inline struct client *client_of(struct be_client *bc)
+{
+	return container_of(bc, struct client, be);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...);
+static void __attribute__((format(printf, 3, 0)))
+host_vfail(struct be_client *bc, const struct lf_op *op, const char *fmt,
+	   va_list ap);
+static void __attribute__((format(printf, 3, 0)))
+host_vwarn(struct be_client *bc, const struct lf_op *op, const char *fmt,
+	   va_list ap);
+static const char *host_path(const struct be_client *bc, uint32_t pi,
+			     char *buf, size_t len);
+
+static const struct be_host host = {
+	.vfail = host_vfail,
+	.vwarn = host_vwarn,
+	.path = host_path,
+};
+
+static void release(struct client *cl, be_handle h)
+{
+	if (cl->b->release)
+		cl->b->release(&cl->be, h);
+}
+
+/* NTCreateX: the backend opens, the engine keeps the handle.  A failed
+ * open of a slot that is not open remembers why, so a later use of the
+ * handle can name the cause. */
+static int engine_ntcreatex(struct be_client *bc, const struct lf_op *op,
+			    be_handle *h)
+{
+	struct client *cl = client_of(bc);
+	int *st = &cl->hstate[op->handle];
+	be_handle nh = {.u64 = 0};
+	int rc = cl->b->op[OP_NTCREATEX](bc, op, &nh);
+
+	if (rc < 0) {
+		if (*st)
+			*st = -rc;
+		return rc;
+	}
+	if (rc)
+		return rc; /* reported; the backend released what it opened */
+	if (op->expect == LF_EXPECT_FAIL) {
+		release(cl, nh); /* the core reports "succeeded - expected" */
+		return 0;
+	}
+	if (!*st)
+		release(cl, *h);
+	*h = nh;
+	*st = 0;
+	return 0;
+}
+
+/* Close: the slot is closed whatever the backend says */
+static int engine_close(struct be_client *bc, const struct lf_op *op,
+			be_handle *h)
+{
+	struct client *cl = client_of(bc);
+	int rc = cl->b->op[OP_CLOSE](bc, op, h);
+
+	cl->hstate[op->handle] = -1;
+	return rc;
+}
+
+static int engine_sleep(struct be_client *bc, const struct lf_op *op,
+			be_handle *h);
+
+/* --fake-io: ReadX and WriteX move no data (their bytes are counted) */
+static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
+			  be_handle *h)
+{
+	(void)bc;
+	(void)op;
+	(void)h;
+	return 0;
+}
+
 int client_init(struct client *cl, int id, const struct config *cfg,
-		const struct program *prog, const struct backend_ops *be,
-		struct shm *shm)
+		const struct program *prog, const struct backend *b,
+		const struct be_run *run, struct shm *shm)
 {
 	memset(cl, 0, sizeof(*cl));
-	cl->id = id;
+	cl->be.id = id;
+	cl->be.prog = prog;
+	cl->be.run = run;
+	cl->be.host = &host;
+	cl->be.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)id << 32 | 0x5bd1e995);
 	cl->cfg = cfg;
 	cl->prog = prog;
-	cl->be = be;
+	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id];
-	cl->rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)id << 32 | 0x5bd1e995);
-	cl->handles = malloc(sizeof(int) * (prog->nhandles + 1));
-	if (!cl->handles) {
+	memcpy(cl->op, b->op, sizeof(cl->op));
+	if (b->op[OP_NTCREATEX])
+		cl->op[OP_NTCREATEX] = engine_ntcreatex;
+	if (b->op[OP_CLOSE])
+		cl->op[OP_CLOSE] = engine_close;
+	cl->op[OP_SLEEP] = engine_sleep;
+	if (cfg->fake_io) {
+		cl->op[OP_READX] = engine_fake_io;
+		cl->op[OP_WRITEX] = engine_fake_io;
+	}
+	cl->h = calloc(prog->nhandles + 1, sizeof(*cl->h));
+	cl->hstate = malloc(sizeof(int) * (prog->nhandles + 1));
+	if (!cl->h || !cl->hstate) {
 		client_fail(cl, NULL, "out of memory");
 		return -1;
 	}
 	for (uint32_t i = 0; i < prog->nhandles; i++)
-		cl->handles[i] = -1;
+		cl->hstate[i] = -1;
 	return 0;
 }
 
-uint64_t client_random(struct client *cl)
+void client_release_all(struct client *cl)
 {
-	cl->rng ^= cl->rng << 13;
-	cl->rng ^= cl->rng >> 7;
-	cl->rng ^= cl->rng << 17;
-	return cl->rng;
+	for (uint32_t i = 0; i < cl->prog->nhandles; i++) {
+		if (!cl->hstate[i])
+			release(cl, cl->h[i]);
+		cl->hstate[i] = -1;
+	}
 }
 
 /* ------------------------- messages (cold) ----------------------------- */
@@ -60,9 +160,16 @@ const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 
 	if (n < 0 || (size_t)n >= len ||
 	    lf_subst_client(buf + n, len - (size_t)n, cl->prog->paths[pi].full,
-			    cl->id) < 0)
+			    cl->be.id) < 0)
 		snprintf(buf, len, "(path too long)");
 	return buf;
+}
+
+static const char *host_path(const struct be_client *bc, uint32_t pi,
+			     char *buf, size_t len)
+{
+	return client_path(container_of(bc, const struct client, be), pi, buf,
+			   len);
 }
 
 /* "Unlink /d/clients/client0/x" or "Close handle 10003" */
@@ -93,54 +200,79 @@ vformat(const struct client *cl, const struct lf_op *op, char *dst, size_t len,
 	int n;
 
 	if (op)
-		n = snprintf(dst, len, "client %d at %s:%u: ", cl->id,
+		n = snprintf(dst, len, "client %d at %s:%u: ", cl->be.id,
 			     cl->prog->name, op->line);
 	else
-		n = snprintf(dst, len, "client %d: ", cl->id);
+		n = snprintf(dst, len, "client %d: ", cl->be.id);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	vsnprintf(dst + n, len - (size_t)n, fmt, ap);
 }
 
-void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...)
+static void __attribute__((format(printf, 3, 0)))
+client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
+	     va_list ap)
 {
-	va_list ap;
-
 	if (cl->slot->state != SLOT_FAILED) {
-		va_start(ap, fmt);
 		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
-		va_end(ap);
 		cl->slot->state = SLOT_FAILED;
 	}
 	__atomic_store_n(&cl->hdr->stop, STOP_FAILED, __ATOMIC_RELAXED);
 }
 
-void client_warn(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...)
+static void __attribute__((format(printf, 3, 0)))
+client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
+	     va_list ap)
+{
+	if (op)
+		cl->slot->st.errors[op->type]++;
+	if (cl->slot->nwarn++ == 0)
+		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (op)
-		cl->slot->st.errors[op->type]++;
-	if (cl->slot->nwarn++ == 0) {
-		va_start(ap, fmt);
-		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	client_vfail(cl, op, fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+client_warn(struct client *cl, const struct lf_op *op, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	client_vwarn(cl, op, fmt, ap);
+	va_end(ap);
+}
+
+static void host_vfail(struct be_client *bc, const struct lf_op *op,
+		       const char *fmt, va_list ap)
+{
+	client_vfail(client_of(bc), op, fmt, ap);
+}
+
+static void host_vwarn(struct be_client *bc, const struct lf_op *op,
+		       const char *fmt, va_list ap)
+{
+	client_vwarn(client_of(bc), op, fmt, ap);
 }
 
 /* Compare the result @rc of @op with its expected status; returns true if
  * the client must stop. */
 static bool __attribute__((noinline))
-check_result(struct client *cl, const struct lf_op *op, int rc)
+compare_status(struct client *cl, const struct lf_op *op, int rc)
 {
 	const char *st = cl->prog->status[op->status];
 	enum op_policy pol = op_info[op->type].policy;
 	bool mismatch, fatal;
 	char what[2600];
 
-	if (rc == OP_REPORTED)
+	if (rc == BE_REPORTED)
 		return cl->slot->state == SLOT_FAILED;
 	if (pol == OP_POL_IGNORE)
 		return false;
@@ -170,7 +302,7 @@ check_result(struct client *cl, const struct lf_op *op, int rc)
 static bool __attribute__((noinline))
 no_handle(struct client *cl, const struct lf_op *op)
 {
-	int why = -1 - cl->handles[op->handle]; /* see fio_ntcreatex */
+	int why = cl->hstate[op->handle]; /* see engine_ntcreatex */
 
 	if (why > 0)
 		client_fail(cl, op,
@@ -235,8 +367,12 @@ static void pace_timestamp(struct client *cl, const struct lf_op *op)
 		sleep_until(cl, cl->pass_start_ns + op->ts_ns);
 }
 
-int client_op_sleep(struct client *cl, const struct lf_op *op)
+static int engine_sleep(struct be_client *bc, const struct lf_op *op,
+			be_handle *h)
 {
+	struct client *cl = client_of(bc);
+
+	(void)h;
 	if (op->arg[0] > 0)
 		sleep_until(cl, clock_ns() +
 				  (uint64_t)op->arg[0] * NSEC_PER_USEC);
@@ -306,7 +442,7 @@ static inline bool client_step(struct client *cl)
 		pace_timestamp(cl, op);
 
 	if (unlikely(op->handle != LF_NONE && op->type != OP_NTCREATEX &&
-		     cl->handles[op->handle] < 0))
+		     cl->hstate[op->handle]))
 		return no_handle(cl, op);
 
 	t0 = clock_ns();
@@ -318,7 +454,9 @@ static inline bool client_step(struct client *cl)
 
 	if (likely(op_is_timed(op->type))) /* a Sleep is no stall */
 		__atomic_store_n(&s->op_start_ns, t0, __ATOMIC_RELEASE);
-	rc = cl->be->op[op->type](cl, op);
+	rc = cl->op[op->type](&cl->be, op,
+			      op->handle != LF_NONE ? &cl->h[op->handle]
+						    : NULL);
 	t1 = clock_ns();
 	/* tell the watchdog: done_ns first, then the start it belongs to */
 	__atomic_store_n(&s->done_ns, t1 - t0, __ATOMIC_RELAXED);
@@ -341,7 +479,7 @@ static inline bool client_step(struct client *cl)
 	cl->pace_bytes += bytes;
 	s->lines += op->line_delta;
 	if (unlikely(rc || op->expect == LF_EXPECT_FAIL) &&
-	    check_result(cl, op, rc))
+	    compare_status(cl, op, rc))
 		return true;
 	if (unlikely(++cl->pc == cl->prog->nops))
 		pass_end(cl, t1);

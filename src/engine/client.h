@@ -15,32 +15,42 @@
 #include "config.h"
 #include "shm.h"
 
+/*
+ * The engine's client.  The backend sees only @be (its id, program,
+ * private data); the engine owns the handles and their state.
+ */
 struct client {
-	int id; /* 0-based, as dbench's client ids */
+	struct be_client be; /* first: what the backend sees */
 	const struct config *cfg;
-	const struct program *prog;
-	const struct backend_ops *be;
+	const struct program *prog; /* = be.prog */
+	const struct backend *b;
+	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep,
+			     * NTCreateX and Close bookkeeping and
+			     * --fake-io */
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
-	int *handles; /* per handle slot: fd, or -1 - errno of a failed open */
-	void *priv;   /* the backend's per-client state */
-	uint32_t pc;  /* next op */
+	be_handle *h;	/* per handle slot: what the backend opened */
+	int *hstate;	/* per handle slot: 0 open, -1 not open, or the
+			 * errno of the failed open that left it closed */
+	uint32_t pc;	/* next op */
 	uint32_t gen; /* statistics generation in use */
 	bool done;    /* --run-once: pass finished */
 	uint64_t pass_start_ns;
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */
 	struct pace_rate rate;	      /* -R pacing state */
-	uint64_t rng;		      /* xorshift state */
 };
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.
- * Returns 0 or -1 after client_fail().
+ * Returns 0, or -1 after recording the failure in the slot.
  */
 int client_init(struct client *cl, int id, const struct config *cfg,
-		const struct program *prog, const struct backend_ops *be,
-		struct shm *shm);
+		const struct program *prog, const struct backend *b,
+		const struct be_run *run, struct shm *shm);
+
+/* client_release_all - release the open handles of @cl (clean-up). */
+void client_release_all(struct client *cl);
 
 /*
  * client_loop - run the @n clients of this process line by line until the
@@ -49,25 +59,10 @@ int client_init(struct client *cl, int id, const struct config *cfg,
  */
 int client_loop(struct client *cls, int n);
 
-/* client_fail - record the fatal error of @cl (first one wins) and stop
- * the run.  @op may be NULL. */
-void client_fail(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...) __attribute__((format(printf, 3, 4)));
-
-/* client_warn - count a non-fatal unexpected result; the first one of
- * each client is kept as text. */
-void client_warn(struct client *cl, const struct lf_op *op, const char *fmt,
-		 ...) __attribute__((format(printf, 3, 4)));
-
 /* client_path - the real path of path index @pi for messages:
  * "DIR/clients/client0/dir/file". */
 const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 			size_t len);
 
-/* client_op_sleep - the Sleep operation, common to all backends. */
-int client_op_sleep(struct client *cl, const struct lf_op *op);
-
-/* client_random - a pseudo-random 64-bit value from the client's state. */
-uint64_t client_random(struct client *cl);
 
 #endif

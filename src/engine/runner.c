@@ -41,10 +41,10 @@ struct runner {
 	const struct config *cfg;
 	struct program **progs;
 	int nprogs;
-	const struct backend_ops *be;
+	const struct backend *b;
+	struct be_run *run;
 	struct shm *shm;
 	pid_t *pids;
-	int *status; /* wait status per process */
 	bool *reaped;
 	int nalive;
 	int barrier[2];
@@ -111,9 +111,9 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 		int id = proc * n + i;
 		struct client *cl = &cls[i];
 
-		if (client_init(cl, id, cfg, prog_of(r, id), r->be,
+		if (client_init(cl, id, cfg, prog_of(r, id), r->b, r->run,
 				r->shm) ||
-		    (r->be->setup && r->be->setup(cl)))
+		    (r->b->setup && r->b->setup(&cl->be)))
 			_exit(3);
 		cl->slot->state = SLOT_READY;
 	}
@@ -128,8 +128,11 @@ out:
 	for (int i = 0; i < n; i++) {
 		if (cls[i].slot->state != SLOT_FAILED)
 			cls[i].slot->state = SLOT_CLEANUP;
-		if (!cfg->skip_cleanup && r->be->cleanup)
-			r->be->cleanup(&cls[i]);
+		if (!cfg->skip_cleanup) {
+			client_release_all(&cls[i]);
+			if (r->b->cleanup)
+				r->b->cleanup(&cls[i].be);
+		}
 		cls[i].slot->cleaned = 1;
 		if (cls[i].slot->state != SLOT_FAILED)
 			cls[i].slot->state = SLOT_DONE;
@@ -189,7 +192,6 @@ static void reap(struct runner *r)
 		if (p == r->cfg->nprocs)
 			continue;
 		r->reaped[p] = true;
-		r->status[p] = st;
 		r->nalive--;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
@@ -299,7 +301,7 @@ static int wait_ready(struct runner *r)
 static char *op_paths(struct runner *r, int id, uint32_t pc)
 {
 	struct client cl = {
-		.id = id,
+		.be.id = id,
 		.cfg = r->cfg,
 		.prog = prog_of(r, id),
 	};
@@ -511,14 +513,15 @@ static void run_phases(struct runner *r)
 }
 
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
-	       int nprogs, const struct backend_ops *be, struct result *res,
-	       bool *measured)
+	       int nprogs, const struct backend *b, struct be_run *run,
+	       struct result *res, bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
 		.progs = progs,
 		.nprogs = nprogs,
-		.be = be,
+		.b = b,
+		.run = run,
 		.res = res,
 		.out = out,
 		.barrier = {-1, -1},
@@ -531,11 +534,10 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	*measured = false;
 	r.shm = shm_alloc(cfg->nclients);
 	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
-	r.status = calloc((size_t)cfg->nprocs, sizeof(*r.status));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
 	r.ticks = ticks_new(cfg, r.shm, res, r.out);
-	if (!r.shm || !r.pids || !r.status || !r.reaped || !dirty ||
+	if (!r.shm || !r.pids || !r.reaped || !dirty ||
 	    !r.ticks) {
 		fprintf(stderr,
 			"dbench-ng: cannot allocate memory for %d "
@@ -577,8 +579,8 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	} else {
 		rc = r.interrupted ? 128 + r.interrupted : 0;
 	}
-	if (be->fini)
-		be->fini(cfg, dirty);
+	if (b->fini) /* NULL: keep every tree */
+		b->fini(run, cfg->skip_cleanup ? NULL : dirty);
 	/* what was measured, also after a failure once the clients ran */
 	*measured = rc != 3 && (!r.failed || r.ticks->phase_start);
 out:
@@ -587,7 +589,6 @@ out:
 	ticks_free(r.ticks);
 	free(dirty);
 	free(r.pids);
-	free(r.status);
 	free(r.reaped);
 	shm_free(r.shm, cfg->nclients);
 	return rc;

@@ -11,20 +11,21 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct backend_ops;
+struct backend;
+struct be_run;
 struct config;
 struct program;
 struct result;
 
 /*
  * runner_run - run the benchmark: client i uses progs[i % nprogs].  The
- * backend's init() has been done.  Prints the progress lines to @out,
+ * backend's init(@run) has been done.  Prints the progress lines to @out,
  * fills @res with what was measured (also when the run failed or was
  * interrupted) and returns the exit status (0, 1, 3, 128+signal);
  * *@measured tells whether @res holds a report's worth (the clients ran).
  */
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
-	       int nprogs, const struct backend_ops *be, struct result *res,
-	       bool *measured);
+	       int nprogs, const struct backend *b, struct be_run *run,
+	       struct result *res, bool *measured);
 
 #endif

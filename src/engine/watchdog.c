@@ -15,6 +15,7 @@
  * folded into at most STALL_MAX_FOLDED distinct ones with counts.
  */
 #include "watchdog.h"
+#include "watchdog_test.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -43,17 +43,7 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg);
  * time of the stop.  Frees @wd. */
 void watchdog_stop(struct watchdog *wd);
 
-/*
- * The bookkeeping, without the thread, with time as an argument (what
- * the thread runs on the monotonic clock, and the unit tests on a fake
- * one): watchdog_new() sets up, watchdog_poll() looks at every client
- * once at @now, watchdog_end() closes the events at @now (ops still
- * stuck are recorded as not ended), sorts the folded stacks and frees
- * @wd; @out is complete afterwards.
- */
-struct watchdog *watchdog_new(const struct watchdog_cfg *cfg);
-void watchdog_poll(struct watchdog *wd, uint64_t now);
-void watchdog_end(struct watchdog *wd, uint64_t now);
+/* The bookkeeping without the thread, for the unit tests: watchdog_test.h */
 
 /* watchdog_read_psi - read /proc/pressure/{io,memory,cpu} under @proc into
  * @psi[PSI_NR]; entries that cannot be read stay invalid. */

@@ -57,9 +57,6 @@ enum op_type {
 };
 /* clang-format on */
 
-/* Maximum number of argument tokens any operation takes. */
-#define OP_MAX_ARGS 4
-
 struct op_info {
 	const char *keyword; /* dbench loadfile keyword */
 	const char *alias;   /* short keyword also accepted, or NULL */

@@ -62,9 +62,12 @@ fuzz() {
 			echo " (stopped by the 30 s cap, short of $RUNS)")"
 }
 
-build fuzz_loadfile workload "$SRC/workload/loadfile.c" \
-	"$SRC/workload/ops.c" "$SRC/base/sha256.c"
-build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c"
+build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
+	"$SRC"/base/{sha256,num,utf8}.c
+# options.c prints the backends' help lines and options from the registry
+build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c" \
+	"$SRC"/backends/*.c "$SRC"/backends/fileio/*.c \
+	$(ls "$SRC"/workload/*.c | grep -v builtin) "$SRC"/base/{sha256,num,utf8}.c
 build fuzz_json results "$SRC"/results/{result_json,result,dblog,env,histogram}.c \
 	"$SRC/workload/ops.c" "$SRC/base/atomic.c"
 

@@ -21,6 +21,7 @@
 #include "result.h"
 #include "shm.h"
 #include "watchdog.h"
+#include "watchdog_test.h"
 
 #define T0  (500 * NSEC_PER_SEC)
 #define MS  NSEC_PER_MSEC

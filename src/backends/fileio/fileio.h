@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * fileio.h - what the files of the fileio backend share (private to
+ * src/backends/fileio/): the run-wide state set by the parent before the
+ * fork, the per-client directory cache, and the hot helpers, inlined into
+ * every op: the cached directory fd, the *at() call with its retry, the
+ * name lookup.
+ */
+#ifndef DBNG_FILEIO_H
+#define DBNG_FILEIO_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "backend.h"
+#include "loadfile.h"
+
+#define DOS_ATTR     "user.DosAttrib"
+#define DOS_ATTR_LEN 44
+#define MAX_DEPTH    64
+
+/* the run asks for BE_CAN_* @bit (-s, -S, -F, -x ...) */
+#define REQ(cl, bit) ((cl)->run->req & (bit))
+
+/* fileio's own options (-o) */
+struct fileio_opts {
+	bool no_openat2; /* -o no-openat2 */
+};
+
+struct fileio_global {
+	/* set once by the parent before fork, then read-only */
+	int base_fd;	 /* -D */
+	int clients_fd;	 /* DIR/clients */
+	bool no_openat2; /* kernel without openat2, or forced */
+	/* per process, shared by the clients of one process */
+	char *wbuf, *rbuf; /* zeroed write data; read target */
+	size_t buflen;
+	char dents[32768]; /* getdents64 buffer */
+};
+extern struct fileio_global fileio_g; /* fileio.c */
+
+struct fileio_client {
+	char **dirs;  /* directory names, client name substituted */
+	char **bases; /* last component of each path, substituted */
+	int *dirfd;   /* open directory fds, -1 = not open */
+};
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* dirs.c: the directory cache and the name lookup */
+int dir_open(struct be_client *cl, uint32_t d);
+void dir_drop_all(struct fileio_client *fc, uint32_t ndirs);
+bool dir_stale(struct be_client *cl, uint32_t d);
+void dir_invalidate(struct be_client *cl, uint32_t pi);
+void scan_icase(int fd, const char *name);
+void xattr_read_at(int dfd, const char *base);
+void sync_dir(struct be_client *cl, uint32_t pi);
+
+/* tree.c */
+void tree_clear(int fd, int depth, bool rmdirs);
+
+/* ops_path.c and ops_handle.c: the ops */
+#define FILEIO_OP(name)                                                 \
+	int fileio_##name(struct be_client *cl, const struct lf_op *op, \
+			  be_handle *h)
+FILEIO_OP(ntcreatex);
+FILEIO_OP(close);
+FILEIO_OP(rename);
+FILEIO_OP(unlink);
+FILEIO_OP(deltree);
+FILEIO_OP(rmdir);
+FILEIO_OP(mkdir);
+FILEIO_OP(qpathinfo);
+FILEIO_OP(qfileinfo);
+FILEIO_OP(qfsinfo);
+FILEIO_OP(sfileinfo);
+FILEIO_OP(find);
+FILEIO_OP(writex);
+FILEIO_OP(readx);
+FILEIO_OP(lockx);
+FILEIO_OP(unlockx);
+FILEIO_OP(flush);
+void fileio_release(struct be_client *cl, be_handle h);
+
+/* setup.c */
+int fileio_init(struct be_run *run, char *err, size_t errlen);
+int fileio_setup(struct be_client *cl);
+void fileio_cleanup(struct be_client *cl);
+void fileio_fini(struct be_run *run, const bool *dirty);
+
+/* The fd of directory @d, opened on first use; -errno if it cannot be.
+ * The cached fd is the hot path, inlined into every op; dir_open() the
+ * rest. */
+static inline int dir_get(struct be_client *cl, uint32_t d)
+{
+	struct fileio_client *fc = cl->priv;
+	int fd = fc->dirfd[d];
+
+	if (fd >= 0)
+		return fd;
+	return dir_open(cl, d);
+}
+
+/*
+ * AT(cl, retry, pi, dfd, base, call): run the *at() system call @call with
+ * @dfd and @base set for path index @pi; evaluates to 0 or -errno.  If it
+ * fails with ENOENT, @retry is true and the cached directory turns out to
+ * be deleted, the path is looked up again and the call retried once.
+ *
+ * RETRY(op): retry an op's own call only where success was expected, so an
+ * expected ENOENT costs no extra system call.  Lookups (resolve, exists)
+ * never retry: a miss is their normal result.
+ */
+#define RETRY(op) ((op)->expect != LF_EXPECT_FAIL)
+
+#define AT(cl, retry, pi, dfd, base, call)                          \
+	({                                                          \
+		const struct lf_path *pa_ = &(cl)->prog->paths[pi]; \
+		int r_;                                             \
+		for (int try_ = 0;; try_++) {                       \
+			dfd = dir_get(cl, pa_->dir);                \
+			if (dfd < 0) {                              \
+				r_ = dfd;                           \
+				break;                              \
+			}                                           \
+			base = ((struct fileio_client *)(cl)->priv) \
+				       ->bases[pi];                 \
+			r_ = (call) < 0 ? -errno : 0;               \
+			if (r_ != -ENOENT || try_ || !(retry) ||    \
+			    !dir_stale(cl, pa_->dir))               \
+				break;                              \
+		}                                                   \
+		r_;                                                 \
+	})
+
+/* dbench's resolve: stat the name; on a miss scan the directory for it
+ * ignoring case (unless --no-resolve).  Returns 0 or -errno. */
+static inline int resolve(struct be_client *cl, uint32_t pi, struct stat *st)
+{
+	const char *base;
+	int dfd, rc;
+
+	rc = AT(cl, false, pi, dfd, base,
+		fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
+	if (!rc) {
+		if (REQ(cl, BE_CAN_XATTR))
+			xattr_read_at(dfd, base);
+	} else if (dfd >= 0 && !REQ(cl, BE_CAN_NO_RESOLVE)) {
+		scan_icase(dfd, base);
+	}
+	return rc;
+}
+
+#endif

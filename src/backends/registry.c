@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * registry.c - the table of backends (the only list of them: names in
+ * messages and --help come from it), their -o options, and the checks,
+ * before any fork, that a backend can do what the run asks.
+ */
+#include "registry.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct backend *const backends[] = {
+	&backend_fileio, /* the first is the default */
+	&backend_null,
+};
+#define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+const struct backend *backend_default(void)
+{
+	return backends[0];
+}
+
+const struct backend *backend_find(const char *name)
+{
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	}
+	return NULL;
+}
+
+const char *backend_names(void)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	if (buf[0])
+		return buf;
+	for (size_t i = 0; i < NBACKENDS && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      i ? ", " : "", backends[i]->name);
+	return buf;
+}
+
+void backend_help(FILE *f)
+{
+	/* "fileio (default) or null (no I/O at all)" */
+	fprintf(f, "  -B, --backend=NAME         ");
+	for (size_t i = 0; i < NBACKENDS; i++)
+		fprintf(f, "%s%s (%s)",
+			!i ? "" : i + 1 == NBACKENDS ? " or " : ", ",
+			backends[i]->name,
+			!i ? "default" : backends[i]->summary);
+	fprintf(f, "\n  -o, --backend-option=NAME[=VALUE]\n"
+		"                             an option of the backend:\n");
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		const struct be_option *o = backends[i]->options;
+
+		for (; o && o->name; o++)
+			fprintf(f, "                             %s: -o %s%s%s\n"
+				"                               %s\n",
+				backends[i]->name, o->name,
+				o->metavar ? "=" : "",
+				o->metavar ? o->metavar : "", o->help);
+	}
+}
+
+static const struct be_option *find_option(const struct backend *b,
+					   const char *name, size_t len)
+{
+	for (const struct be_option *o = b->options; o && o->name; o++) {
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	}
+	return NULL;
+}
+
+static int set_option(const struct backend *b, void *opts, const char *kv,
+		      char *err, size_t errlen)
+{
+	const char *eq = strchr(kv, '=');
+	size_t len = eq ? (size_t)(eq - kv) : strlen(kv);
+	const char *val = eq ? eq + 1 : NULL;
+	const struct be_option *o = find_option(b, kv, len);
+	char *dst, *end;
+	long v;
+
+	if (!o) {
+		size_t n = (size_t)snprintf(err, errlen, "-o %s: backend '%s' "
+					    "has no option '%.*s'", kv,
+					    b->name, (int)len, kv);
+		const struct be_option *p = b->options;
+
+		for (int i = 0; p && p->name && n < errlen; p++, i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s%s",
+					      i ? ", " : " (its options: ",
+					      p->name);
+		if (b->options && b->options->name && n < errlen)
+			snprintf(err + n, errlen - n, ")");
+		return -1;
+	}
+	dst = (char *)opts + o->offset;
+	switch (o->type) {
+	case BE_OPT_FLAG:
+		if (val && strcmp(val, "0") && strcmp(val, "1")) {
+			snprintf(err, errlen, "-o %s: '%s' is not 0 or 1", kv,
+				 val);
+			return -1;
+		}
+		*(bool *)(void *)dst = !val || !strcmp(val, "1");
+		return 0;
+	case BE_OPT_INT:
+		if (!val || !*val) {
+			snprintf(err, errlen, "-o %.*s needs a value (%.*s=%s)",
+				 (int)len, kv, (int)len, kv, o->metavar);
+			return -1;
+		}
+		errno = 0;
+		v = strtol(val, &end, 10);
+		if (*end || errno || v < o->min || v > o->max ||
+		    v < INT_MIN || v > INT_MAX) {
+			snprintf(err, errlen, "-o %s: '%s' is not a whole "
+				 "number in %ld..%ld", kv, val, o->min, o->max);
+			return -1;
+		}
+		*(int *)(void *)dst = (int)v;
+		return 0;
+	case BE_OPT_STR:
+		if (!val || !*val) {
+			snprintf(err, errlen, "-o %.*s needs a value (%.*s=%s)",
+				 (int)len, kv, (int)len, kv, o->metavar);
+			return -1;
+		}
+		*(const char **)(void *)dst = val;
+		return 0;
+	}
+	return -1;
+}
+
+int backend_options(const struct backend *b, const char *const *kv, int n,
+		    void **opts, char *err, size_t errlen)
+{
+	*opts = calloc(1, b->opts_size ? b->opts_size : 1);
+	if (!*opts) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (set_option(b, *opts, kv[i], err, errlen))
+			return -1;
+	}
+	return b->check ? b->check(*opts, err, errlen) : 0;
+}
+
+/* What each request bit asks, for the message that refuses it */
+static const struct {
+	unsigned int bit;
+	const char *opt, *what;
+} requests[] = {
+	{BE_CAN_SYNC_OPEN, "-s", "open files with O_SYNC"},
+	{BE_CAN_SYNC_DIRS, "-S", "sync directories"},
+	{BE_CAN_FSYNC, "-F", "fsync after writes"},
+	{BE_CAN_XATTR, "-x", "store DOS attributes in xattrs"},
+	{BE_CAN_NO_RESOLVE, "--no-resolve", "skip the name lookup"},
+	{BE_CAN_STAT_CHECK, "--stat-check", "skip calls after a stat"},
+	{BE_CAN_ONE_BYTE_FIX, "--one-byte-write-fix",
+	 "skip one-byte zero writes"},
+};
+
+int backend_check(const struct backend *b, const struct program *p,
+		  unsigned int req, char *err, size_t errlen)
+{
+	unsigned int missing = b->caps & BE_NO_IO ? 0 : req & ~b->caps;
+
+	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+		if (missing & requests[i].bit) {
+			snprintf(err, errlen, "%s: backend '%s' cannot %s",
+				 requests[i].opt, b->name, requests[i].what);
+			return -1;
+		}
+	}
+	for (uint32_t i = 0; p && i < p->nops; i++) {
+		const struct lf_op *op = &p->ops[i];
+
+		if (op->type != OP_SLEEP && !b->op[op->type]) {
+			snprintf(err, errlen,
+				 "%s:%u: backend '%s' cannot run "
+				 "'%s'",
+				 p->name, op->line, b->name,
+				 op_info[op->type].keyword);
+			return -1;
+		}
+	}
+	return 0;
+}

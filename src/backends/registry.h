@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * registry.h - the table of backends, and what the command line needs of
+ * it: find one by name, list them, show their options, parse and check
+ * those options, refuse a run a backend cannot do.  All before any fork.
+ */
+#ifndef DBNG_REGISTRY_H
+#define DBNG_REGISTRY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "backend.h"
+
+/* backend_default - the backend of a run without -B (the first one) */
+const struct backend *backend_default(void);
+
+/* backend_find - the backend called @name, or NULL */
+const struct backend *backend_find(const char *name);
+
+/* backend_names - "fileio, null" for messages */
+const char *backend_names(void);
+
+/* backend_help - the -B and -o lines of --help, from the table */
+void backend_help(FILE *f);
+
+/*
+ * backend_options - parse the -o NAME[=VALUE] strings @kv[0..n-1] for @b
+ * into a new option struct (*@opts, zeroed first; free() it), then run
+ * the backend's check().  0, or -1 with a message in @err.
+ */
+int backend_options(const struct backend *b, const char *const *kv, int n,
+		    void **opts, char *err, size_t errlen);
+
+/*
+ * backend_check - 0 if @b can honour the requests @req (BE_CAN_* bits)
+ * and, with @p not NULL, run every op of @p; otherwise -1 and
+ * "-s: backend 'x' cannot ..." or "FILE:LINE: backend 'x' cannot run
+ * 'Op'" in @err.
+ */
+int backend_check(const struct backend *b, const struct program *p,
+		  unsigned int req, char *err, size_t errlen);
+
+#endif
