@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * result.c - the in-memory result: allocation, release, and the bounded
- * time series.  (Its JSON form is in result_json.c.)
+ * time series, the names of the PSI resources.  (Its JSON form is
+ * written by result_json_write.c and read by result_json_read.c.)
  */
 #include "result.h"
 
@@ -9,6 +10,12 @@
 #include <string.h>
 
 #include "env.h"
+
+const char *const psi_name[PSI_NR] = {
+#define X(id, name) [PSI_##id] = name,
+	PSI_LIST(X)
+#undef X
+};
 
 struct result *result_new(void)
 {

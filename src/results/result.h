@@ -68,7 +68,19 @@ struct result_psi {
 	uint64_t some_total_us, full_total_us;
 };
 
-enum { PSI_IO, PSI_MEMORY, PSI_CPU, PSI_NR };
+/* The resources of /proc/pressure, once: their order is that of the JSON
+ * "psi" objects and of the reports. */
+#define PSI_LIST(X) X(IO, "io") X(MEMORY, "memory") X(CPU, "cpu")
+
+enum {
+#define X(id, name) PSI_##id,
+	PSI_LIST(X)
+#undef X
+	PSI_NR
+};
+
+/* psi_name[i] - the name of resource i: "io", "memory", "cpu" */
+extern const char *const psi_name[PSI_NR];
 
 #define STALL_MAX_SAMPLES 16
 
