@@ -3,7 +3,7 @@
  * result.h - what a run produced: the input of every report, and what the
  * JSON result file holds.  Built from the client slots at the end of a
  * live run (runner.c), read back from a JSON file (result.c) or from a
- * dbench 4.0 text log (dblog.c).  Reports read it; they never measure.
+ * dbench 4.0 text log (dblog/).  Reports read it; they never measure.
  * Every string is owned by the result and freed by result_free().
  */
 #ifndef DBNG_RESULT_H
