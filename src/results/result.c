@@ -26,6 +26,7 @@ struct result *result_new(void)
 	for (int i = 0; i < OP_NR; i++)
 		r->op[i].max_client = -1;
 	r->interval_s = 1.0;
+	r->cfg.runs = 1; /* a result is of one run (a dbench log too) */
 	return r;
 }
 

@@ -164,8 +164,9 @@ struct result {
 	char *start_time;	/* ISO 8601 UTC */
 	int argc;
 	char **argv;
-	struct config cfg;	/* its strings point into owned[] */
-	char *owned[4];
+	struct config cfg;	/* its strings, when the result owns them
+				   (read back), are in owned[] */
+	char *owned[CFS_NR];	/* by CFS_x (config.h): CFS_loadfile, ... */
 	struct result_env env;
 
 	/* how it ended */

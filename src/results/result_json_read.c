@@ -136,6 +136,8 @@ static int get_strings(struct reader *rd, json_t *o, const char *k,
 	return n;
 }
 
+/* The config object: every field of the list of config.h; an optional
+ * one (CF_OPTIONAL) that is absent reads as its jmin, or NULL. */
 static void read_config(struct reader *rd, json_t *c, struct result *r)
 {
 	struct config *cfg = &r->cfg;
@@ -143,32 +145,45 @@ static void read_config(struct reader *rd, json_t *c, struct result *r)
 
 	if (!c)
 		return;
-	cfg->nprocs = get_int(rd, c, w, "nprocs", 0, 1000000);
-	cfg->cpp = get_int(rd, c, w, "clients_per_process", 0, 1000000);
-	cfg->nclients = get_int(rd, c, w, "clients", 0, 100000000);
-	cfg->timelimit = get_int(rd, c, w, "timelimit_s", 0, 1000000000);
-	cfg->warmup = get_int(rd, c, w, "warmup_s", -1, 1000000000);
-	r->owned[0] = get_str(rd, c, w, "loadfile");
-	r->owned[1] = get_str(rd, c, w, "directory");
-	r->owned[2] = get_str(rd, c, w, "backend");
-	cfg->loadfile = r->owned[0];
-	cfg->dir = r->owned[1];
-	cfg->backend = r->owned[2];
-	cfg->target_rate = get_num(rd, c, w, "target_rate_mbps");
-	cfg->sync_open = get_bool(rd, c, w, "sync_open");
-	cfg->sync_dirs = get_bool(rd, c, w, "sync_dirs");
-	cfg->fsync_writes = get_bool(rd, c, w, "fsync");
-	cfg->xattr = get_bool(rd, c, w, "xattr");
-	cfg->no_resolve = get_bool(rd, c, w, "no_resolve");
-	cfg->one_byte_fix = get_bool(rd, c, w, "one_byte_write_fix");
-	cfg->stat_check = get_bool(rd, c, w, "stat_check");
-	cfg->fake_io = get_bool(rd, c, w, "fake_io");
-	cfg->skip_cleanup = get_bool(rd, c, w, "skip_cleanup");
-	cfg->per_client = get_bool(rd, c, w, "per_client_results");
-	cfg->run_once = get_bool(rd, c, w, "run_once");
-	cfg->machine = get_bool(rd, c, w, "machine_readable");
-	cfg->show_exec_time = get_bool(rd, c, w, "show_execute_time");
-	cfg->no_percentiles = get_bool(rd, c, w, "no_percentiles");
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		void *v = config_field(cfg, i);
+
+		if ((fi->flags & CF_OPTIONAL) && !json_object_get(c, fi->jkey)) {
+			if (fi->type == CF_INT)
+				*(int *)v = (int)fi->jmin;
+			continue;
+		}
+		switch (fi->type) {
+		case CF_INT:
+			*(int *)v = get_int(rd, c, w, fi->jkey, (int)fi->jmin,
+					    (int)fi->jmax);
+			break;
+		case CF_DBL:
+			*(double *)v = get_num(rd, c, w, fi->jkey);
+			break;
+		case CF_BOOL:
+			*(bool *)v = get_bool(rd, c, w, fi->jkey);
+			break;
+		case CF_STR:
+			r->owned[fi->str_index] = get_str(rd, c, w, fi->jkey);
+			*(const char **)v = r->owned[fi->str_index];
+			break;
+		}
+	}
+}
+
+/* A result written before the config object had the stall threshold:
+ * the one the watchdog recorded, if it ran. */
+static void old_stall_threshold(json_t *c, struct result *r)
+{
+	const struct config_field_info *fi = &config_fields[CFG_stall_ms];
+	double t = r->stalls.threshold_ms;
+
+	if (!c || json_object_get(c, fi->jkey) || !r->stalls.enabled)
+		return;
+	if (t > 0 && t <= (double)fi->jmax)
+		r->cfg.stall_ms = (int)(t + 0.5);
 }
 
 static void read_env(struct reader *rd, json_t *e, struct result_env *env)
@@ -472,7 +487,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 {
 	struct reader rd = { .name = name, .err = err, .errlen = errlen };
 	json_error_t je;
-	json_t *doc, *sum, *ops, *v;
+	json_t *doc, *sum, *ops, *cfg, *v;
 	struct result *r;
 	const char *st;
 	size_t i;
@@ -517,7 +532,8 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	r->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
 	r->nerrors = get_strings(&rd, doc, "errors", r->errors,
 				 RESULT_MAX_MSGS);
-	read_config(&rd, get(&rd, doc, "", "config", JSON_OBJECT), r);
+	cfg = get(&rd, doc, "", "config", JSON_OBJECT);
+	read_config(&rd, cfg, r);
 	read_env(&rd, get(&rd, doc, "", "environment", JSON_OBJECT), &r->env);
 	sum = get(&rd, doc, "", "summary", JSON_OBJECT);
 	if (sum) {
@@ -542,6 +558,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_clients(&rd, get(&rd, doc, "", "clients", JSON_ARRAY), r);
 	read_series(&rd, get(&rd, doc, "", "time_series", JSON_OBJECT), r);
 	read_stalls(&rd, json_object_get(doc, "stalls"), r);
+	old_stall_threshold(cfg, r);
 	if (rd.failed)
 		goto fail;
 	json_decref(doc);

@@ -34,33 +34,34 @@ static json_t *u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-static json_t *config_json(const struct config *c)
+/* The config object: every field of the list of config.h, in its order;
+ * "json" is @path, the file the result is written to (with --runs N, the
+ * file of this run). */
+static json_t *config_json(const struct config *cfg, const char *path)
 {
 	json_t *o = json_object();
+	struct config c = *cfg;
 
-	set(o, "nprocs", json_integer(c->nprocs));
-	set(o, "clients_per_process", json_integer(c->cpp));
-	set(o, "clients", json_integer(c->nclients));
-	set(o, "timelimit_s", json_integer(c->timelimit));
-	set(o, "warmup_s", json_integer(c->warmup));
-	set(o, "loadfile", str_or_null(c->loadfile));
-	set(o, "directory", str_or_null(c->dir));
-	set(o, "backend", str_or_null(c->backend));
-	set(o, "target_rate_mbps", json_real(c->target_rate));
-	set(o, "sync_open", json_boolean(c->sync_open));
-	set(o, "sync_dirs", json_boolean(c->sync_dirs));
-	set(o, "fsync", json_boolean(c->fsync_writes));
-	set(o, "xattr", json_boolean(c->xattr));
-	set(o, "no_resolve", json_boolean(c->no_resolve));
-	set(o, "one_byte_write_fix", json_boolean(c->one_byte_fix));
-	set(o, "stat_check", json_boolean(c->stat_check));
-	set(o, "fake_io", json_boolean(c->fake_io));
-	set(o, "skip_cleanup", json_boolean(c->skip_cleanup));
-	set(o, "per_client_results", json_boolean(c->per_client));
-	set(o, "run_once", json_boolean(c->run_once));
-	set(o, "machine_readable", json_boolean(c->machine));
-	set(o, "show_execute_time", json_boolean(c->show_exec_time));
-	set(o, "no_percentiles", json_boolean(c->no_percentiles));
+	c.json = path;
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		const void *v = config_field_c(&c, i);
+
+		switch (fi->type) {
+		case CF_INT:
+			set(o, fi->jkey, json_integer(*(const int *)v));
+			break;
+		case CF_DBL:
+			set(o, fi->jkey, json_real(*(const double *)v));
+			break;
+		case CF_BOOL:
+			set(o, fi->jkey, json_boolean(*(const bool *)v));
+			break;
+		case CF_STR:
+			set(o, fi->jkey, str_or_null(*(const char *const *)v));
+			break;
+		}
+	}
 	return o;
 }
 
@@ -329,7 +330,7 @@ static const char *status_name(enum result_status s)
 							       : "failed";
 }
 
-static json_t *result_json(const struct result *r)
+static json_t *result_json(const struct result *r, const char *path)
 {
 	json_t *o = json_object(), *sum = json_object(), *ops = json_array();
 	uint64_t nops = 0, bytes = 0;
@@ -342,7 +343,7 @@ static json_t *result_json(const struct result *r)
 	set(o, "status", json_string(status_name(r->status)));
 	set(o, "signal", r->signal ? json_integer(r->signal) : json_null());
 	set(o, "errors", strings(r->errors, r->nerrors));
-	set(o, "config", config_json(&r->cfg));
+	set(o, "config", config_json(&r->cfg, path));
 	set(o, "environment", env_json(&r->env));
 	for (int i = 0; i < OP_NR; i++) {
 		nops += r->op[i].h.count;
@@ -396,5 +397,5 @@ int result_dump_json(json_t *doc, const char *path, char *err,
 int result_write_json(const struct result *r, const char *path, char *err,
 		      size_t errlen)
 {
-	return result_dump_json(result_json(r), path, err, errlen);
+	return result_dump_json(result_json(r, path), path, err, errlen);
 }

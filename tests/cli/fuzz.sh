@@ -64,7 +64,8 @@ fuzz() {
 
 build fuzz_loadfile workload "$SRC/workload/loadfile.c" \
 	"$SRC/workload/ops.c" "$SRC/base/sha256.c"
-build fuzz_options cli "$SRC/cli/options.c" "$SRC/base/version.c"
+build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
+	"$SRC/base/version.c"
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
 	"$SRC/workload/ops.c" "$SRC/base/atomic.c"

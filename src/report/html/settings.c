@@ -42,52 +42,60 @@ static void kv_str(FILE *f, const char *key, const char *opt, const char *v)
 	fputs("</span></td></tr>\n", f);
 }
 
+/* One row per field of the list of config.h (but CF_NO_HTML), in its
+ * order. */
 void html_config_table(FILE *f, const struct config *c)
 {
 	fputs("<div>\n<h3>Configuration</h3>\n<table class=\"kv\">\n"
 	      "<thead><tr><th>Setting</th><th>Option</th><th>Value</th>"
 	      "</tr></thead>\n<tbody>\n",
 	      f);
-	kv_int(f, "Processes", "NPROCS", c->nprocs, "");
-	kv_int(f, "Clients per process", "--clients-per-process", c->cpp, "");
-	kv_int(f, "Clients", "", c->nclients, "");
-	kv_int(f, "Time limit", "-t", c->timelimit, " s");
-	kv_int(f, "Warmup", "--warmup", c->warmup, " s");
-	kv_str(f, "Loadfile", "-c", c->loadfile);
-	kv_str(f, "Directory", "-D", c->dir);
-	kv_str(f, "Backend", "-B", c->backend);
-	kv_key(f, "Target rate", "-R");
-	if (c->target_rate > 0)
-		fprintf(f, "%g MB/s per client</td></tr>\n", c->target_rate);
-	else
-		fputs("<span class=\"na\">off</span></td></tr>\n", f);
-	kv_bool(f, "Sync open", "-s", c->sync_open);
-	kv_bool(f, "Sync directories", "-S", c->sync_dirs);
-	kv_bool(f, "fsync after writes", "-F", c->fsync_writes);
-	kv_bool(f, "Extended attributes", "-x", c->xattr);
-	kv_bool(f, "No path resolution", "--no-resolve", c->no_resolve);
-	kv_bool(f, "One-byte write fix", "--one-byte-write-fix",
-		c->one_byte_fix);
-	kv_bool(f, "Stat check", "--stat-check", c->stat_check);
-	kv_bool(f, "Fake I/O", "--fake-io", c->fake_io);
-	kv_bool(f, "Skip cleanup", "--skip-cleanup", c->skip_cleanup);
-	kv_bool(f, "Per-client results", "--per-client-results", c->per_client);
-	kv_bool(f, "Run once", "--run-once", c->run_once);
-	kv_bool(f, "Machine readable", "--machine-readable", c->machine);
-	kv_bool(f, "Show execute time", "--show-execute-time",
-		c->show_exec_time);
-	kv_bool(f, "No percentiles", "--no-percentiles", c->no_percentiles);
-	kv_key(f, "Stall threshold", "--stall-threshold");
-	if (c->stall_ms > 0)
-		fprintf(f, "%d ms</td></tr>\n", c->stall_ms);
-	else
-		fputs("<span class=\"na\">off</span></td></tr>\n", f);
-	kv_key(f, "JSON result", "--json");
-	if (c->json)
-		html_esc(f, c->json);
-	else
-		fputs("<span class=\"na\">no</span>", f);
-	fputs("</td></tr>\n</tbody>\n</table>\n</div>\n", f);
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		const void *v = config_field_c(c, i);
+		bool off = false;
+
+		if (fi->flags & CF_NO_HTML)
+			continue;
+		switch (fi->type) {
+		case CF_INT:
+			off = (fi->flags & CF_ZERO_OFF) && *(const int *)v <= 0;
+			if (!off)
+				kv_int(f, fi->label, fi->opt, *(const int *)v,
+				       fi->unit);
+			break;
+		case CF_DBL:
+			off = (fi->flags & CF_ZERO_OFF) &&
+			      !(*(const double *)v > 0);
+			if (!off) {
+				kv_key(f, fi->label, fi->opt);
+				fprintf(f, "%g%s</td></tr>\n",
+					*(const double *)v, fi->unit);
+			}
+			break;
+		case CF_BOOL:
+			kv_bool(f, fi->label, fi->opt, *(const bool *)v);
+			break;
+		case CF_STR:
+			if (!(fi->flags & CF_NULL_NO)) {
+				kv_str(f, fi->label, fi->opt,
+				       *(const char *const *)v);
+				break;
+			}
+			kv_key(f, fi->label, fi->opt);
+			if (*(const char *const *)v)
+				html_esc(f, *(const char *const *)v);
+			else
+				fputs("<span class=\"na\">no</span>", f);
+			fputs("</td></tr>\n", f);
+			break;
+		}
+		if (off) {
+			kv_key(f, fi->label, fi->opt);
+			fputs("<span class=\"na\">off</span></td></tr>\n", f);
+		}
+	}
+	fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
 static void kv_size(FILE *f, const char *key, uint64_t v)

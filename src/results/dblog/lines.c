@@ -56,10 +56,10 @@ int dblog_running(struct dblog_ctx *c, char *line)
 	w[n] = '\0';
 	if (!dblog_int(w, &warmup))
 		return dblog_fail_at(c, "cannot read the 'Running for' line");
-	r->owned[0] = strdup(load);
-	if (!r->owned[0])
+	r->owned[CFS_loadfile] = strdup(load);
+	if (!r->owned[CFS_loadfile])
 		return dblog_fail_at(c, "out of memory");
-	r->cfg.loadfile = r->owned[0];
+	r->cfg.loadfile = r->owned[CFS_loadfile];
 	r->cfg.timelimit = timelimit;
 	r->cfg.warmup = warmup;
 	c->running = true;
