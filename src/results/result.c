@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * result.c - the in-memory result: allocation, release, and the bounded
- * time series, the names of the PSI resources.  (Its JSON form is
- * written by result_json_write.c and read by result_json_read.c.)
+ * result.c - the in-memory result: allocation, release, the bounded time
+ * series, and the names of the run statuses and of the PSI resources.
+ * (Its JSON form is written by result_json_write.c and read by
+ * result_json_read.c.)
  */
 #include "result.h"
 
@@ -10,6 +11,30 @@
 #include <string.h>
 
 #include "env.h"
+
+static const char *const status_name[] = {
+#define X(id, name) [id] = name,
+	RESULT_STATUS_LIST(X)
+#undef X
+};
+
+#define NSTATUS (sizeof(status_name) / sizeof(status_name[0]))
+
+const char *result_status_name(enum result_status s)
+{
+	return (size_t)s < NSTATUS ? status_name[s] : "failed";
+}
+
+bool result_status_parse(const char *s, enum result_status *out)
+{
+	for (size_t i = 0; s && i < NSTATUS; i++) {
+		if (!strcmp(s, status_name[i])) {
+			*out = (enum result_status)i;
+			return true;
+		}
+	}
+	return false;
+}
 
 const char *const psi_name[PSI_NR] = {
 #define X(id, name) [PSI_##id] = name,

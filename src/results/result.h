@@ -19,11 +19,25 @@
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_MAX_MSGS 8
 
+/* How a run ended, and its name in the JSON result and the HTML page:
+ * ok, interrupted (stopped by a signal: partial results), failed (a
+ * client failed: see errors[]). */
+#define RESULT_STATUS_LIST(X)                                                 \
+	X(RESULT_OK, "ok")                                                    \
+	X(RESULT_INTERRUPTED, "interrupted")                                  \
+	X(RESULT_FAILED, "failed")
+
 enum result_status {
-	RESULT_OK,
-	RESULT_INTERRUPTED,	/* stopped by a signal: partial results */
-	RESULT_FAILED,		/* a client failed: see errors[] */
+#define X(id, name) id,
+	RESULT_STATUS_LIST(X)
+#undef X
 };
+
+/* result_status_name - "ok", "interrupted", "failed" */
+const char *result_status_name(enum result_status s);
+
+/* result_status_parse - the status named @s into @out; false: no such */
+bool result_status_parse(const char *s, enum result_status *out);
 
 /* One operation over the measured phase, all clients merged. */
 struct result_op {

@@ -520,14 +520,10 @@ int result_parse_json(const char *name, const char *text, size_t len,
 						r->argv, INT32_MAX) : 0;
 	}
 	st = json_string_value(json_object_get(doc, "status"));
-	if (!st || (strcmp(st, "ok") && strcmp(st, "interrupted") &&
-		    strcmp(st, "failed"))) {
+	if (!result_status_parse(st, &r->status)) {
 		rerr(&rd, "field 'status' is not ok, interrupted or failed");
 		goto fail;
 	}
-	r->status = !strcmp(st, "ok") ? RESULT_OK
-		    : !strcmp(st, "interrupted") ? RESULT_INTERRUPTED
-						 : RESULT_FAILED;
 	v = json_object_get(doc, "signal");
 	r->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
 	r->nerrors = get_strings(&rd, doc, "errors", r->errors,

@@ -15,9 +15,10 @@
 #include <stdio.h>
 
 #include "atomic.h"
+#include "percentiles.h"
 #include "result.h"
 
-static const double json_pcts[] = { 50, 90, 99, 99.9, 99.99 };
+static const double json_pcts[] = { PCT_STORED };
 
 static json_t *str_or_null(const char *s)
 {
@@ -324,12 +325,6 @@ static json_t *strings(char *const *v, int n)
 	return a;
 }
 
-static const char *status_name(enum result_status s)
-{
-	return s == RESULT_OK ? "ok" : s == RESULT_INTERRUPTED ? "interrupted"
-							       : "failed";
-}
-
 static json_t *result_json(const struct result *r, const char *path)
 {
 	json_t *o = json_object(), *sum = json_object(), *ops = json_array();
@@ -340,7 +335,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "version", str_or_null(r->version));
 	set(o, "start_time", str_or_null(r->start_time));
 	set(o, "command_line", strings(r->argv, r->argc));
-	set(o, "status", json_string(status_name(r->status)));
+	set(o, "status", json_string(result_status_name(r->status)));
 	set(o, "signal", r->signal ? json_integer(r->signal) : json_null());
 	set(o, "errors", strings(r->errors, r->nerrors));
 	set(o, "config", config_json(&r->cfg, path));

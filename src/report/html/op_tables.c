@@ -4,13 +4,14 @@
  * the per-client table of the page.
  */
 #include "html.h"
+#include "percentiles.h"
 
 #include <inttypes.h>
 
 /* Per-client table: at most this many rows. */
 #define MAX_CLIENT_ROWS 1024
 
-static const double table_pcts[] = {50, 90, 99, 99.9, 99.99};
+static const double table_pcts[] = {PCT_STORED};
 
 /* The slowest call's details are known: a zeroed result_op (a dbench
  * log) has a time of 0 and nothing else. */

@@ -8,23 +8,11 @@
  */
 #include "html.h"
 #include "report_html.h"
+#include "report_text.h"
 
 #include "atomic.h"
 
 #include <inttypes.h>
-
-static const char *status_word(enum result_status s)
-{
-	switch (s) {
-	case RESULT_OK:
-		return "ok";
-	case RESULT_INTERRUPTED:
-		return "interrupted";
-	case RESULT_FAILED:
-		return "failed";
-	}
-	return "failed";
-}
 
 static void head(FILE *f, const struct result *r)
 {
@@ -39,14 +27,14 @@ static void head(FILE *f, const struct result *r)
 	if (r->start_time)
 		html_esc(f, r->start_time);
 	fprintf(f, ": %.2f MB/s, %s</title>\n<style>\n", r->throughput,
-		status_word(r->status));
+		result_status_name(r->status));
 	fputs(html_css_text(), f);
 	fputs("</style>\n</head>\n<body>\n<main>\n", f);
 }
 
 static void title(FILE *f, const struct result *r)
 {
-	const char *st = status_word(r->status);
+	const char *st = result_status_name(r->status);
 
 	fputs("<header>\n<h1>", f);
 	html_esc(f, r->tool ? r->tool : "dbench-ng");
@@ -139,12 +127,9 @@ static void summary(FILE *f, const struct result *r)
 	card_open(f, "Unexpected results");
 	fprintf(f, "%" PRIu64 "</div></div>\n", r->nwarn);
 	fputs("</div>\n", f);
-	fprintf(f,
-		"<p class=\"sub\">Throughput %g MB/sec%s%s  %d clients  "
-		"%d procs  max_latency=%.03f ms</p>\n",
-		r->throughput, c->sync_open ? " (sync open)" : "",
-		c->sync_dirs ? " (sync dirs)" : "", c->nclients, c->nprocs,
-		r->max_latency_ms);
+	fputs("<p class=\"sub\">", f);
+	report_tput_line(f, r->throughput, r->max_latency_ms, c);
+	fputs("</p>\n", f);
 }
 
 static void plots(FILE *f, const struct result *r)

@@ -34,7 +34,6 @@ static void frames(FILE *f, const char *stack)
 /* PSI avg10 before and after, and the stalled time, per resource. */
 static void psi_cell(FILE *f, const struct result_stall *ev)
 {
-	static const char *const names[PSI_NR] = {"io", "memory", "cpu"};
 	bool any = false;
 
 	for (int i = 0; i < PSI_NR; i++) {
@@ -46,7 +45,7 @@ static void psi_cell(FILE *f, const struct result_stall *ev)
 		fprintf(f,
 			"%s<span class=\"op\">%s some %.2f&#8594;%.2f%%, "
 			"full %.2f&#8594;%.2f%%, +%.1f ms</span>",
-			any ? "<br/>" : "", names[i], a->some_avg10,
+			any ? "<br/>" : "", psi_name[i], a->some_avg10,
 			b->some_avg10, a->full_avg10, b->full_avg10,
 			(double)(b->some_total_us - a->some_total_us) / 1e3);
 		any = true;

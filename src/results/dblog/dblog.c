@@ -20,10 +20,10 @@ bool dblog_detect(const char *text, size_t len)
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
 
 		pos += n + 1;
-		if (dblog_starts(s, n, DBLOG_HDR_TPUT) && memmem(s, n, " MB/sec", 7))
+		if (dblog_starts(s, n, TXT_TPUT) && memmem(s, n, " MB/sec", 7))
 			return true;
-		if (dblog_starts(s, n, DBLOG_HDR_TABLE) || dblog_starts(s, n, DBLOG_HDR_WIDE) ||
-		    dblog_starts(s, n, DBLOG_HDR_VER4) || dblog_starts(s, n, DBLOG_HDR_VERNG))
+		if (dblog_starts(s, n, TXT_TABLE) || dblog_starts(s, n, TXT_TABLE_WIDE) ||
+		    dblog_starts(s, n, TXT_VERSION_4) || dblog_starts(s, n, TXT_VERSION_NG))
 			return true;
 	}
 	return false;
@@ -40,7 +40,7 @@ static size_t dblog_begin(const char *text, size_t len, unsigned long *line)
 		const char *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
 
-		if (dblog_starts(s, n, DBLOG_HDR_VER4) || dblog_starts(s, n, DBLOG_HDR_VERNG)) {
+		if (dblog_starts(s, n, TXT_VERSION_4) || dblog_starts(s, n, TXT_VERSION_NG)) {
 			*line = no;
 			return pos;
 		}
@@ -98,7 +98,7 @@ int dblog_parse(const char *name, const char *text, size_t len,
 		if (n > DBLOG_MAX_LINE) {
 			if (c.state == DBLOG_RULE || c.state == DBLOG_ROWS ||
 			    (c.state == DBLOG_TEXT &&
-			     (dblog_starts(s, n, DBLOG_HDR_TPUT) || dblog_starts(s, n, DBLOG_HDR_RUN) ||
+			     (dblog_starts(s, n, TXT_TPUT) || dblog_starts(s, n, TXT_RUNNING) ||
 			      dblog_starts(s, n, "Client "))))
 				rc = dblog_fail_at(&c, "line too long (%zu bytes)",
 					     n);

@@ -7,6 +7,7 @@
 #define DBNG_RESULTS_DBLOG_IMPL_H
 
 #include "dblog.h"
+#include "text_format.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,12 +24,6 @@
 /* largest ns or byte figure accepted: below 2^63, so llround is defined */
 #define DBLOG_MAX_VAL 9.2e18
 
-#define DBLOG_HDR_TPUT  "Throughput "
-#define DBLOG_HDR_RUN   "Running for "
-#define DBLOG_HDR_VER4  "dbench version "
-#define DBLOG_HDR_VERNG "dbench-ng version "
-#define DBLOG_HDR_TABLE " Operation      Count    AvgLat    MaxLat"
-#define DBLOG_HDR_WIDE  " Operation                Count    AvgLat    MaxLat"
 
 enum dblog_state {
 	DBLOG_TEXT, /* between sections */

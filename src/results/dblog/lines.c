@@ -9,7 +9,7 @@
 int dblog_banner(struct dblog_ctx *c, const char *line, bool ng)
 {
 	struct result *r = c->r;
-	const char *v = line + strlen(ng ? DBLOG_HDR_VERNG : DBLOG_HDR_VER4);
+	const char *v = line + strlen(ng ? TXT_VERSION_NG : TXT_VERSION_4);
 	size_t n = strcspn(v, " \t");
 
 	if (c->banner)
@@ -31,7 +31,7 @@ int dblog_running(struct dblog_ctx *c, char *line)
 	static const char mid[] = " seconds with load '";
 	static const char tail[] = "' and minimum warmup ";
 	struct result *r = c->r;
-	char *p = line + strlen(DBLOG_HDR_RUN), *q, *load, *w;
+	char *p = line + strlen(TXT_RUNNING), *q, *load, *w;
 	int timelimit, warmup;
 	size_t n;
 

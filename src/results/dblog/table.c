@@ -10,7 +10,7 @@ static bool dblog_is_header(const char *line)
 {
 	char copy[96], *t[5];
 
-	if (!strcmp(line, DBLOG_HDR_TABLE) || !strcmp(line, DBLOG_HDR_WIDE))
+	if (!strcmp(line, TXT_TABLE) || !strcmp(line, TXT_TABLE_WIDE))
 		return true;
 	/* any spacing: split a copy, the caller may still need the line */
 	if (strncmp(line, " Operation ", 11) || strlen(line) >= sizeof(copy))
@@ -126,32 +126,32 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 
 	if (!n)
 		return 0;
-	if (dblog_starts(line, n, DBLOG_HDR_VER4))
+	if (dblog_starts(line, n, TXT_VERSION_4))
 		return dblog_banner(c, line, false);
-	if (dblog_starts(line, n, DBLOG_HDR_VERNG))
+	if (dblog_starts(line, n, TXT_VERSION_NG))
 		return dblog_banner(c, line, true);
-	if (dblog_starts(line, n, DBLOG_HDR_RUN))
+	if (dblog_starts(line, n, TXT_RUNNING))
 		return dblog_running(c, line);
-	if (dblog_starts(line, n, DBLOG_HDR_TPUT))
+	if (dblog_starts(line, n, TXT_TPUT))
 		return dblog_throughput(c, line);
 	if (line[0] == ';')
 		return dblog_mr_final(c, line);
 	if (line[0] == '@')
 		return dblog_mr_progress(c, line);
-	if (dblog_starts(line, n, " Latency ms ") ||
-	    dblog_starts(line, n, " Unexpected results")) {
+	if (dblog_starts(line, n, TXT_PCT_TABLE " ") ||
+	    dblog_starts(line, n, TXT_UNEXPECTED)) {
 		c->state = DBLOG_SKIP;
 		return 0;
 	}
-	if (!strcmp(line, "Per client results:")) {
+	if (!strcmp(line, TXT_PER_CLIENT)) {
 		c->r->cfg.per_client = true;
 		return 0;
 	}
-	if (dblog_starts(line, n, "Run failed ")) {
+	if (dblog_starts(line, n, TXT_RUN_FAILED)) {
 		c->run_failed = true;
 		return dblog_note(c, line, n); /* the errors went to stderr */
 	}
-	if (sscanf(line, "Interrupted by signal %d", &a) == 1) {
+	if (sscanf(line, TXT_INTERRUPTED "%d", &a) == 1) {
 		c->interrupted = true;
 		c->r->signal = a;
 		return 0;
@@ -165,7 +165,7 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 		dblog_table_start(c);
 		return 0;
 	}
-	if (dblog_starts(line, n, "Client ") && c->r->cfg.per_client) {
+	if (dblog_starts(line, n, TXT_CLIENT) && c->r->cfg.per_client) {
 		nt = dblog_split(line, 0, t, DBLOG_MAX_TOK);
 		if (nt >= 3 && !strcmp(t[2], "did"))
 			return dblog_client(c, t, nt);
