@@ -75,11 +75,23 @@ struct result_point {
 	uint64_t p99_ns[OP_NR];
 };
 
+/* The figures of one PSI resource, once: the struct and the JSON keys
+ * of a "psi" object.  X(field, type): DBL double, U64 uint64_t. */
+#define PSI_FIELDS(X)                                                         \
+	X(some_avg10, DBL)                                                    \
+	X(full_avg10, DBL)                                                    \
+	X(some_total_us, U64)                                                 \
+	X(full_total_us, U64)
+
+#define PSI_CTYPE_DBL double
+#define PSI_CTYPE_U64 uint64_t
+
 /* Pressure stall information of one resource (/proc/pressure/X). */
 struct result_psi {
 	bool valid;
-	double some_avg10, full_avg10;
-	uint64_t some_total_us, full_total_us;
+#define X(f, T) PSI_CTYPE_##T f;
+	PSI_FIELDS(X)
+#undef X
 };
 
 /* The resources of /proc/pressure, once: their order is that of the JSON

@@ -393,14 +393,11 @@ static void read_psi(json_t *o, struct result_psi *psi)
 		if (!json_is_object(x))
 			continue;
 		psi[i].valid = true;
-		psi[i].some_avg10 = json_number_value(
-			json_object_get(x, "some_avg10"));
-		psi[i].full_avg10 = json_number_value(
-			json_object_get(x, "full_avg10"));
-		psi[i].some_total_us = (uint64_t)json_integer_value(
-			json_object_get(x, "some_total_us"));
-		psi[i].full_total_us = (uint64_t)json_integer_value(
-			json_object_get(x, "full_total_us"));
+#define PSI_READ_DBL(v) json_number_value(v)
+#define PSI_READ_U64(v) (uint64_t)json_integer_value(v)
+#define X(f, T) psi[i].f = PSI_READ_##T(json_object_get(x, #f));
+		PSI_FIELDS(X)
+#undef X
 	}
 }
 

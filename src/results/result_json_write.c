@@ -242,10 +242,11 @@ static json_t *psi_json(const struct result_psi *psi)
 			continue;
 		}
 		x = json_object();
-		set(x, "some_avg10", json_real(psi[i].some_avg10));
-		set(x, "full_avg10", json_real(psi[i].full_avg10));
-		set(x, "some_total_us", u64(psi[i].some_total_us));
-		set(x, "full_total_us", u64(psi[i].full_total_us));
+#define PSI_JSON_DBL(v) json_real(v)
+#define PSI_JSON_U64(v) u64(v)
+#define X(f, T) set(x, #f, PSI_JSON_##T(psi[i].f));
+		PSI_FIELDS(X)
+#undef X
 		set(o, psi_name[i], x);
 	}
 	return o;
