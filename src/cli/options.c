@@ -5,13 +5,12 @@
  */
 #include "options.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "version.h"
 
 /*
@@ -162,22 +161,22 @@ static int bad_value(const char *opt, const char *val, const char *why)
 static int parse_long(const char *opt, const char *s, long min, long max,
 		      int *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end)
+	switch (num_i64(s, 0, min, max, &v)) {
+	case NUM_OK:
+		*out = (int)v;
+		return 0;
+	case NUM_SYNTAX:
 		return bad_value(opt, s, "is not a whole number");
-	if (errno || v < min || v > max) {
-		fprintf(stderr,
-			"dbench-ng: %s: '%s' is out of range "
-			"(%ld..%ld)\n",
-			opt, s, min, max);
-		return -1;
+	case NUM_RANGE:
+		break;
 	}
-	*out = (int)v;
-	return 0;
+	fprintf(stderr,
+		"dbench-ng: %s: '%s' is out of range "
+		"(%ld..%ld)\n",
+		opt, s, min, max);
+	return -1;
 }
 
 static const char *opt_name(int c, char *buf, size_t len)
@@ -203,16 +202,12 @@ static int set_field(struct config *cfg, int i, char *val)
 {
 	const struct config_field_info *fi = &config_fields[i];
 	void *v = config_field(cfg, i);
-	char *end;
 
 	switch (fi->type) {
 	case CF_INT:
 		return parse_long(fi->opt, val, cli[i].min, cli[i].max, v);
 	case CF_DBL:
-		errno = 0;
-		*(double *)v = strtod(val, &end);
-		if (end == val || *end || errno || !isfinite(*(double *)v) ||
-		    *(double *)v < 0)
+		if (num_f64(val, 0, v, NULL) != NUM_OK || *(double *)v < 0)
 			return bad_value(fi->opt, val, cli[i].why);
 		return 0;
 	case CF_BOOL:

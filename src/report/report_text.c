@@ -9,12 +9,12 @@
  */
 #include "report_text.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "percentiles.h"
 #include "result.h"
 #include "text_format.h"
@@ -54,17 +54,14 @@ void report_tput_line(FILE *f, double tput, double max_latency_ms,
 int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
 		      size_t errlen)
 {
-	const char *p = s;
-	char *end;
+	const char *p = s, *end;
 
 	out->n = 0;
 	while (*p) {
-		double v;
+		double v = 0;
 
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || (*end && *end != ',') || errno ||
-		    !(v > 0 && v <= 100)) {
+		if (num_f64(p, 0, &v, &end) != NUM_OK ||
+		    (*end && *end != ',') || !(v > 0 && v <= 100)) {
 			snprintf(err, errlen, "--percentiles: '%.*s' is not a "
 				 "percentile (0 < p <= 100)",
 				 (int)strcspn(p, ","), p);

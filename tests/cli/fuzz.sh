@@ -65,10 +65,10 @@ fuzz() {
 build fuzz_loadfile workload "$SRC/workload/loadfile.c" \
 	"$SRC/workload/ops.c" "$SRC/base/sha256.c"
 build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
-	"$SRC/base/version.c"
+	"$SRC/base/num.c" "$SRC/base/version.c"
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
-	"$SRC/workload/ops.c" "$SRC/base/atomic.c"
+	"$SRC/workload/ops.c" "$SRC/base/atomic.c" "$SRC/base/num.c"
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"
 RUNS=2000000 fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"

@@ -5,40 +5,19 @@
  */
 #include "html.h"
 
+#include "utf8.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at @p that is printable (no C1
- * control), or 0. */
-static unsigned int utf8_len(const unsigned char *p)
+/* Length of the valid UTF-8 sequence at @p (@n bytes left) that is
+ * printable (no C1 control), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
 {
-	unsigned int n;
-	uint32_t c;
+	uint32_t cp;
+	size_t len = utf8_seq(p, n, &cp);
 
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		n = 2;
-		c = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 3;
-		c = p[0] & 0x0f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		n = 4;
-		c = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (unsigned int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0; /* the terminating NUL stops here too */
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < 0xa0 || (n == 3 && c < 0x800) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
+	return len == 2 && cp < 0xa0 ? 0 : len;
 }
 
 /*
@@ -49,9 +28,10 @@ static unsigned int utf8_len(const unsigned char *p)
 void html_esc(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 
 	while (*p) {
-		unsigned int n = utf8_len(p);
+		size_t n = utf8_len(p, (size_t)(end - p));
 
 		if (n > 1) {
 			fwrite(p, 1, n, f);

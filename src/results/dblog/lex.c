@@ -5,6 +5,8 @@
  */
 #include "dblog_impl.h"
 
+#include "num.h"
+
 int dblog_fail_at(struct dblog_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -44,28 +46,19 @@ bool dblog_starts(const char *s, size_t n, const char *prefix)
 	return n >= k && !memcmp(s, prefix, k);
 }
 
+/* The numbers of a log start with a digit (NUM_DIGIT_FIRST: no blank,
+ * no '+'), as dbench prints them. */
+
 /* dblog_u64 - all digits, no sign, no overflow */
 bool dblog_u64(const char *s, uint64_t *v)
 {
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !errno && !*end;
+	return num_u64(s, NUM_DIGIT_FIRST, UINT64_MAX, v) == NUM_OK;
 }
 
+/* dblog_i64 - the same with an optional '-' */
 bool dblog_i64(const char *s, int64_t *v)
 {
-	const char *d = *s == '-' ? s + 1 : s;
-	char *end;
-
-	if (*d < '0' || *d > '9')
-		return false;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	return !errno && !*end;
+	return num_i64(s, NUM_DIGIT_FIRST, INT64_MIN, INT64_MAX, v) == NUM_OK;
 }
 
 /* dblog_int - a non-negative int */
@@ -73,7 +66,7 @@ bool dblog_int(const char *s, int *v)
 {
 	uint64_t u;
 
-	if (!dblog_u64(s, &u) || u > INT32_MAX)
+	if (num_u64(s, NUM_DIGIT_FIRST, INT32_MAX, &u) != NUM_OK)
 		return false;
 	*v = (int)u;
 	return true;
@@ -82,13 +75,8 @@ bool dblog_int(const char *s, int *v)
 /* dblog_num - a finite non-negative decimal number (no hex, inf, nan) */
 bool dblog_num(const char *s, double *v)
 {
-	char *end;
-
-	if (((*s < '0' || *s > '9') && *s != '.') || strpbrk(s, "xXpP"))
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return !*end && isfinite(*v) && *v >= 0 && errno != ERANGE;
+	return num_f64(s, NUM_DIGIT_FIRST | NUM_NO_MINUS, v, NULL) == NUM_OK &&
+	       *v >= 0;
 }
 
 /* dblog_ns - @ms milliseconds times @n in ns, if it fits */
