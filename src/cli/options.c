@@ -103,7 +103,8 @@ static int field_of(int c)
 	return -1;
 }
 
-void opt_usage(FILE *f)
+/* The option summary of --help. */
+static void opt_usage(FILE *f)
 {
 	/* clang-format off */
 	fprintf(f,

@@ -32,7 +32,4 @@ enum opt_result {
  * stdout (--help, --version). */
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
 
-/* opt_usage - print the option summary. */
-void opt_usage(FILE *f);
-
 #endif

@@ -98,7 +98,7 @@ void svg_hline(FILE *f, const char *cls, double xa, double xb, double y)
 		cls, xa, y, xb, y);
 }
 
-void svg_vline(FILE *f, const char *cls, double x, double ya, double yb)
+static void svg_vline(FILE *f, const char *cls, double x, double ya, double yb)
 {
 	fprintf(f,
 		"<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "

@@ -34,7 +34,6 @@ double svg_nice_step(double range, int target);
 void svg_line_pt(struct line *l, double x, double y);
 void svg_line_end(struct line *l);
 void svg_hline(FILE *f, const char *cls, double xa, double xb, double y);
-void svg_vline(FILE *f, const char *cls, double x, double ya, double yb);
 void svg_open(FILE *f, const char *kind, double w, double h,
 	      const char *label);
 void svg_y_log_axis(FILE *f, const struct frame *fr, bool labels);
