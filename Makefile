@@ -129,8 +129,10 @@ build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
 .PHONY: FORCE
 FORCE:
 
-# the built-in workload is embedded with .incbin
+# the built-in workload and the HTML page's style sheet are embedded
+# with .incbin
 build/src/workload/builtin.o: loadfiles/netbench.load
+build/src/report/html/css.o: src/report/html/page.css
 
 .SECONDEXPANSION:
 build/tests/unit/test_%.o: tests/unit/test_%.c build/flags.txt

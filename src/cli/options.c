@@ -5,13 +5,12 @@
  */
 #include "options.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "registry.h"
 #include "version.h"
 
@@ -19,58 +18,99 @@
 static const char *be_opts[OPT_MAX_BACKEND_OPTS];
 static int nbe_opts;
 
-enum {
-	O_NO_RESOLVE = 256,
-	O_CPP,
-	O_ONE_BYTE,
-	O_STAT_CHECK,
-	O_FAKE_IO,
-	O_SKIP_CLEANUP,
-	O_PER_CLIENT,
-	O_WARMUP,
-	O_RUN_ONCE,
-	O_MACHINE,
-	O_SHOW_EXEC,
-	O_NO_PCT,
-	O_JSON,
-	O_STALL,
-	O_RUNS,
-	O_VERSION,
+/*
+ * What the command line adds to the list of config.h (config_fields[]),
+ * by field: the default, the range of an INT (messages name the field's
+ * opt: "-t", "--warmup", "NPROCS"), the message of a bad DBL.  The
+ * options are the fields with an lopt; a field whose opt is "-X" also
+ * has the short option X.
+ */
+struct cli_field {
+	long def;	      /* INT */
+	const char *def_str;  /* STR */
+	long min, max;	      /* INT */
+	const char *why;      /* DBL: after "'VALUE' " */
 };
 
-static const struct option long_opts[] = {
-	{"timelimit", required_argument, NULL, 't'},
-	{"loadfile", required_argument, NULL, 'c'},
-	{"directory", required_argument, NULL, 'D'},
+static const struct cli_field cli[CFG_NR] = {
+	[CFG_nprocs] = {.min = 1, .max = OPT_MAX_PROCS},
+	[CFG_cpp] = {.def = 1, .min = 1, .max = 10000},
+	[CFG_timelimit] = {.def = 600, .min = 1, .max = 100000000},
+	[CFG_warmup] = {.def = -1, .min = 0, .max = 100000000},
+	[CFG_loadfile] = {.def_str = OPT_BUILTIN},
+	[CFG_dir] = {.def_str = "."},
+	[CFG_backend] = {0}, /* the registry's first (opt_parse) */
+	[CFG_target_rate] = {.why = "is not a rate in MB/s (>= 0)"},
+	[CFG_stall_ms] = {.def = 100, .min = 0, .max = 3600000},
+	[CFG_runs] = {.def = 1, .min = 1, .max = 1000},
+};
+
+/* getopt values of the long options without a short one: 256 + field */
+#define O_FIELD	  256
+#define O_VERSION (O_FIELD + CFG_NR)
+
+/* The options that are not settings. */
+static const struct option other_opts[] = {
 	{"tcp-options", required_argument, NULL, 'T'},
-	{"target-rate", required_argument, NULL, 'R'},
-	{"sync", no_argument, NULL, 's'},
-	{"sync-dir", no_argument, NULL, 'S'},
-	{"fsync", no_argument, NULL, 'F'},
-	{"xattr", no_argument, NULL, 'x'},
-	{"backend", required_argument, NULL, 'B'},
 	{"backend-option", required_argument, NULL, 'o'},
-	{"no-resolve", no_argument, NULL, O_NO_RESOLVE},
-	{"clients-per-process", required_argument, NULL, O_CPP},
-	{"one-byte-write-fix", no_argument, NULL, O_ONE_BYTE},
-	{"stat-check", no_argument, NULL, O_STAT_CHECK},
-	{"fake-io", no_argument, NULL, O_FAKE_IO},
-	{"skip-cleanup", no_argument, NULL, O_SKIP_CLEANUP},
-	{"per-client-results", no_argument, NULL, O_PER_CLIENT},
-	{"warmup", required_argument, NULL, O_WARMUP},
-	{"run-once", no_argument, NULL, O_RUN_ONCE},
-	{"machine-readable", no_argument, NULL, O_MACHINE},
-	{"show-execute-time", no_argument, NULL, O_SHOW_EXEC},
-	{"no-percentiles", no_argument, NULL, O_NO_PCT},
-	{"json", required_argument, NULL, O_JSON},
-	{"stall-threshold", required_argument, NULL, O_STALL},
-	{"runs", required_argument, NULL, O_RUNS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
-	{NULL, 0, NULL, 0},
 };
+#define OTHER_SHORT "T:o:h"
 
-void opt_usage(FILE *f)
+#define NOTHER (sizeof(other_opts) / sizeof(other_opts[0]))
+
+/* The short option of field @i, or 0. */
+static int short_of(int i)
+{
+	const char *o = config_fields[i].opt;
+
+	return o[0] == '-' && o[1] && o[1] != '-' ? o[1] : 0;
+}
+
+/* Fill @lo (CFG_NR + NOTHER + 1 entries) and @so (2 * CFG_NR + 8 bytes)
+ * for getopt_long. */
+static void make_opts(struct option *lo, char *so)
+{
+	int n = 0;
+
+	*so++ = ':';
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		int s = short_of(i);
+		bool arg = fi->type != CF_BOOL;
+
+		if (!fi->lopt)
+			continue;
+		lo[n++] = (struct option){fi->lopt,
+					  arg ? required_argument : no_argument,
+					  NULL, s ? s : O_FIELD + i};
+		if (s) {
+			*so++ = (char)s;
+			if (arg)
+				*so++ = ':';
+		}
+	}
+	for (size_t i = 0; i < NOTHER; i++)
+		lo[n++] = other_opts[i];
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+	strcpy(so, OTHER_SHORT);
+}
+
+/* The field getopt's @c sets, or -1. */
+static int field_of(int c)
+{
+	if (c >= O_FIELD && c < O_FIELD + CFG_NR)
+		return c - O_FIELD;
+	for (int i = 0; c > 0 && i < CFG_NR; i++) {
+		if (short_of(i) == c)
+			return i;
+	}
+	return -1;
+}
+
+/* The option summary of --help. */
+static void opt_usage(FILE *f)
 {
 	/* clang-format off */
 	fprintf(f,
@@ -129,22 +169,22 @@ static int bad_value(const char *opt, const char *val, const char *why)
 static int parse_long(const char *opt, const char *s, long min, long max,
 		      int *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end)
+	switch (num_i64(s, 0, min, max, &v)) {
+	case NUM_OK:
+		*out = (int)v;
+		return 0;
+	case NUM_SYNTAX:
 		return bad_value(opt, s, "is not a whole number");
-	if (errno || v < min || v > max) {
-		fprintf(stderr,
-			"dbench-ng: %s: '%s' is out of range "
-			"(%ld..%ld)\n",
-			opt, s, min, max);
-		return -1;
+	case NUM_RANGE:
+		break;
 	}
-	*out = (int)v;
-	return 0;
+	fprintf(stderr,
+		"dbench-ng: %s: '%s' is out of range "
+		"(%ld..%ld)\n",
+		opt, s, min, max);
+	return -1;
 }
 
 static const char *opt_name(int c, char *buf, size_t len)
@@ -171,122 +211,68 @@ FILE *opt_out(const struct config *cfg)
 	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
 }
 
+/* Set field @i of @cfg from @val.  0, or -1 with a message printed. */
+static int set_field(struct config *cfg, int i, char *val)
+{
+	const struct config_field_info *fi = &config_fields[i];
+	void *v = config_field(cfg, i);
+
+	switch (fi->type) {
+	case CF_INT:
+		return parse_long(fi->opt, val, cli[i].min, cli[i].max, v);
+	case CF_DBL:
+		if (num_f64(val, 0, v, NULL) != NUM_OK || *(double *)v < 0)
+			return bad_value(fi->opt, val, cli[i].why);
+		return 0;
+	case CF_BOOL:
+		*(bool *)v = true;
+		return 0;
+	case CF_STR:
+		*(const char **)v = val;
+		if ((fi->flags & CF_NONEMPTY) && !*val)
+			return bad_value(fi->opt, val, "is empty");
+		return 0;
+	}
+	return 0;
+}
+
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 {
+	struct option long_opts[CFG_NR + NOTHER + 1];
+	char short_opts[2 * CFG_NR + 8];
 	char name[64];
-	char *end;
-	int c, rc = 0;
+	int c, i;
 
 	memset(cfg, 0, sizeof(*cfg));
-	nbe_opts = 0;
-	cfg->cpp = 1;
-	cfg->timelimit = 600;
-	cfg->warmup = -1;
-	cfg->loadfile = OPT_BUILTIN;
-	cfg->dir = ".";
+	for (i = 0; i < CFG_NR; i++) {
+		if (config_fields[i].type == CF_INT)
+			*(int *)config_field(cfg, i) = (int)cli[i].def;
+		else if (config_fields[i].type == CF_STR)
+			*(const char **)config_field(cfg, i) = cli[i].def_str;
+	}
 	cfg->backend = backend_default()->name;
-	cfg->stall_ms = 100;
-	cfg->runs = 1;
+	nbe_opts = 0;
+	make_opts(long_opts, short_opts);
 
 	opterr = 0;
 	optind = 0; /* glibc: a full reset, also inside "-abc" clusters */
-	while ((c = getopt_long(argc, argv, ":t:c:D:T:R:sSFxB:o:h", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) !=
+	       -1) {
+		i = field_of(c);
+		if (i >= 0) {
+			if (set_field(cfg, i, optarg))
+				return OPT_ERROR;
+			continue;
+		}
 		switch (c) {
-		case 't':
-			rc = parse_long("-t", optarg, 1, 100000000,
-					&cfg->timelimit);
-			break;
-		case O_WARMUP:
-			rc = parse_long("--warmup", optarg, 0, 100000000,
-					&cfg->warmup);
-			break;
-		case O_CPP:
-			rc = parse_long("--clients-per-process", optarg, 1,
-					10000, &cfg->cpp);
-			break;
-		case 'c':
-			if (!*optarg)
-				rc = bad_value("-c", optarg, "is empty");
-			cfg->loadfile = optarg;
-			break;
-		case 'D':
-			if (!*optarg)
-				rc = bad_value("-D", optarg, "is empty");
-			cfg->dir = optarg;
-			break;
-		case 'B':
-			cfg->backend = optarg;
-			break;
-		case 'o':
-			if (nbe_opts == OPT_MAX_BACKEND_OPTS)
-				rc = bad_value("-o", optarg, "is one too many");
-			else
-				be_opts[nbe_opts++] = optarg;
-			break;
 		case 'T':
 			break; /* tbench socket options: nothing to do */
-		case 'R':
-			errno = 0;
-			cfg->target_rate = strtod(optarg, &end);
-			if (end == optarg || *end || errno ||
-			    !isfinite(cfg->target_rate) || cfg->target_rate < 0)
-				rc = bad_value("-R", optarg,
-					       "is not a rate in MB/s (>= 0)");
-			break;
-		case 's':
-			cfg->sync_open = true;
-			break;
-		case 'S':
-			cfg->sync_dirs = true;
-			break;
-		case 'F':
-			cfg->fsync_writes = true;
-			break;
-		case 'x':
-			cfg->xattr = true;
-			break;
-		case O_NO_RESOLVE:
-			cfg->no_resolve = true;
-			break;
-		case O_ONE_BYTE:
-			cfg->one_byte_fix = true;
-			break;
-		case O_STAT_CHECK:
-			cfg->stat_check = true;
-			break;
-		case O_FAKE_IO:
-			cfg->fake_io = true;
-			break;
-		case O_SKIP_CLEANUP:
-			cfg->skip_cleanup = true;
-			break;
-		case O_PER_CLIENT:
-			cfg->per_client = true;
-			break;
-		case O_RUN_ONCE:
-			cfg->run_once = true;
-			break;
-		case O_MACHINE:
-			cfg->machine = true;
-			break;
-		case O_SHOW_EXEC:
-			cfg->show_exec_time = true;
-			break;
-		case O_NO_PCT:
-			cfg->no_percentiles = true;
-			break;
-		case O_RUNS:
-			rc = parse_long("--runs", optarg, 1, 1000, &cfg->runs);
-			break;
-		case O_STALL:
-			rc = parse_long("--stall-threshold", optarg, 0,
-					3600000, &cfg->stall_ms);
-			break;
-		case O_JSON:
-			if (!*optarg)
-				rc = bad_value("--json", optarg, "is empty");
-			cfg->json = optarg;
+		case 'o':
+			if (nbe_opts == OPT_MAX_BACKEND_OPTS) {
+				bad_value("-o", optarg, "is one too many");
+				return OPT_ERROR;
+			}
+			be_opts[nbe_opts++] = optarg;
 			break;
 		case 'h':
 			opt_usage(stdout);
@@ -320,8 +306,6 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 					argv[optind - 1]);
 			return OPT_ERROR;
 		}
-		if (rc)
-			return OPT_ERROR;
 	}
 
 	if (optind >= argc) {
@@ -337,7 +321,8 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			argv[optind + 2]);
 		return OPT_ERROR;
 	}
-	if (parse_long("NPROCS", argv[optind], 1, OPT_MAX_PROCS, &cfg->nprocs))
+	if (parse_long(config_fields[CFG_nprocs].opt, argv[optind],
+		       cli[CFG_nprocs].min, cli[CFG_nprocs].max, &cfg->nprocs))
 		return OPT_ERROR;
 	if ((long)cfg->nprocs * cfg->cpp > OPT_MAX_PROCS) {
 		fprintf(stderr,

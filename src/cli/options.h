@@ -37,7 +37,4 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
  * opt_parse(), in their order, for the backend (registry.h); their count */
 int opt_backend_options(const char *const **kv);
 
-/* opt_usage - print the option summary. */
-void opt_usage(FILE *f);
-
 #endif

@@ -60,7 +60,6 @@ static int read_file(const char *path, char *buf, size_t len)
 
 void watchdog_read_psi(const char *proc, struct result_psi *psi)
 {
-	static const char *const names[PSI_NR] = { "io", "memory", "cpu" };
 	char path[256], buf[512];
 
 	for (int i = 0; i < PSI_NR; i++) {
@@ -68,7 +67,8 @@ void watchdog_read_psi(const char *proc, struct result_psi *psi)
 		char *some, *full;
 
 		memset(p, 0, sizeof(*p));
-		snprintf(path, sizeof(path), "%s/pressure/%s", proc, names[i]);
+		snprintf(path, sizeof(path), "%s/pressure/%s", proc,
+			 psi_name[i]);
 		if (read_file(path, buf, sizeof(buf)))
 			continue;
 		some = strstr(buf, "some ");

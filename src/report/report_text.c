@@ -9,33 +9,59 @@
  */
 #include "report_text.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
+#include "percentiles.h"
 #include "result.h"
+#include "text_format.h"
+
+static const double default_p[] = { PCT_TEXT_DEFAULT };
+
+#define NDEFAULT ((int)(sizeof(default_p) / sizeof(default_p[0])))
 
 static const struct report_pcts default_pcts = {
-	.n = 4,
-	.p = { 50, 90, 99, 99.9 },
+	.n = NDEFAULT,
+	.p = { PCT_TEXT_DEFAULT },
 };
+
+void report_pcts_default(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < NDEFAULT && n < len; k++) {
+		int w = snprintf(buf + n, len - n, "%s%g", k ? "," : "",
+				 default_p[k]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+void report_tput_line(FILE *f, double tput, double max_latency_ms,
+		      const struct config *cfg)
+{
+	fprintf(f, TXT_TPUT_LINE, tput, cfg->sync_open ? TXT_SYNC_OPEN : "",
+		cfg->sync_dirs ? TXT_SYNC_DIRS : "", cfg->nclients,
+		cfg->nprocs, max_latency_ms);
+}
 
 int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
 		      size_t errlen)
 {
-	const char *p = s;
-	char *end;
+	const char *p = s, *end;
 
 	out->n = 0;
 	while (*p) {
-		double v;
+		double v = 0;
 
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || (*end && *end != ',') || errno ||
-		    !(v > 0 && v <= 100)) {
+		if (num_f64(p, 0, &v, &end) != NUM_OK ||
+		    (*end && *end != ',') || !(v > 0 && v <= 100)) {
 			snprintf(err, errlen, "--percentiles: '%.*s' is not a "
 				 "percentile (0 < p <= 100)",
 				 (int)strcspn(p, ","), p);
@@ -67,7 +93,7 @@ static void percentile_table(FILE *f, const struct result *r,
 	char label[16];
 	int width = 12 + 1 + 10 + 10 * (pc->n + 2);
 
-	fprintf(f, " Latency ms        Count      Mean");
+	fprintf(f, TXT_PCT_TABLE "        Count      Mean");
 	for (int k = 0; k < pc->n; k++) {
 		snprintf(label, sizeof(label), "p%g", pc->p[k]);
 		fprintf(f, " %9s", label);
@@ -92,7 +118,7 @@ static void percentile_table(FILE *f, const struct result *r,
 
 static void warnings(FILE *f, const struct result *r)
 {
-	fprintf(f, " Unexpected results: %" PRIu64 " (the run went on)\n",
+	fprintf(f, TXT_UNEXPECTED ": %" PRIu64 " (the run went on)\n",
 		r->nwarn);
 	for (int i = 0; i < OP_NR; i++) {
 		if (r->op[i].errors)
@@ -120,7 +146,6 @@ static void safe(FILE *f, const char *text)
 
 static void psi_line(FILE *f, const struct result_stall *ev)
 {
-	static const char *const names[PSI_NR] = { "io", "memory", "cpu" };
 	bool any = false;
 
 	for (int i = 0; i < PSI_NR; i++) {
@@ -130,7 +155,7 @@ static void psi_line(FILE *f, const struct result_stall *ev)
 		if (!a->valid || !b->valid)
 			continue;
 		fprintf(f, "%s %s some %.2f->%.2f%% full %.2f->%.2f%% "
-			"(+%.1f ms stalled)", any ? ";" : "     PSI avg10", names[i],
+			"(+%.1f ms stalled)", any ? ";" : "     PSI avg10", psi_name[i],
 			a->some_avg10, b->some_avg10, a->full_avg10,
 			b->full_avg10,
 			(double)(b->some_total_us - a->some_total_us) / 1e3);
@@ -225,7 +250,7 @@ static void row(FILE *f, bool machine, int op, uint64_t count, double mean,
  * omitted, also in the per-client tables. */
 static void header(FILE *f)
 {
-	fprintf(f, " Operation      Count    AvgLat    MaxLat\n");
+	fprintf(f, TXT_TABLE "\n");
 	fprintf(f, " ----------------------------------------\n");
 }
 
@@ -251,21 +276,21 @@ void report_text(FILE *f, const struct result *r,
 
 	fprintf(f, "\n");
 	if (r->status == RESULT_INTERRUPTED && r->measured_s > 0)
-		fprintf(f, "Interrupted by signal %d after %.1f s of "
+		fprintf(f, TXT_INTERRUPTED "%d after %.1f s of "
 			"measurement: partial results\n\n", r->signal,
 			r->measured_s);
 	else if (r->status == RESULT_INTERRUPTED && !ops_done(r))
-		fprintf(f, "Interrupted by signal %d before any operation "
+		fprintf(f, TXT_INTERRUPTED "%d before any operation "
 			"was measured (while the clients were set up)\n\n",
 			r->signal);
 	else if (r->status == RESULT_INTERRUPTED)
-		fprintf(f, "Interrupted by signal %d during the warmup: the "
+		fprintf(f, TXT_INTERRUPTED "%d during the warmup: the "
 			"figures below are of the warmup\n\n", r->signal);
 	else if (r->status == RESULT_FAILED && r->measured_s > 0)
-		fprintf(f, "Run failed after %.1f s of measurement: partial "
+		fprintf(f, TXT_RUN_FAILED "after %.1f s of measurement: partial "
 			"results\n\n", r->measured_s);
 	else if (r->status == RESULT_FAILED)
-		fprintf(f, "Run failed during the warmup: the figures below "
+		fprintf(f, TXT_RUN_FAILED "during the warmup: the figures below "
 			"are of the warmup\n\n");
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
@@ -284,11 +309,11 @@ void report_text(FILE *f, const struct result *r,
 	}
 	fprintf(f, "\n");
 	if (cfg->per_client && r->clients) {
-		fprintf(f, "Per client results:\n");
+		fprintf(f, TXT_PER_CLIENT "\n");
 		for (int c = 0; c < r->nclients; c++) {
 			const struct result_client *rc = &r->clients[c];
 
-			fprintf(f, "Client %u did %u lines and %.0f bytes\n",
+			fprintf(f, TXT_CLIENT "%u did %u lines and %.0f bytes\n",
 				(unsigned int)c, (unsigned int)rc->lines,
 				(double)rc->bytes);
 			header(f);
@@ -307,12 +332,10 @@ void report_text(FILE *f, const struct result *r,
 	if (cfg->machine)
 		fprintf(f, ";%g;%d;%d;%.03f;\n", r->throughput, cfg->nclients,
 			cfg->nprocs, r->max_latency_ms);
-	else
-		fprintf(f, "Throughput %g MB/sec%s%s  %d clients  %d procs  "
-			"max_latency=%.03f ms\n", r->throughput,
-			cfg->sync_open ? " (sync open)" : "",
-			cfg->sync_dirs ? " (sync dirs)" : "", cfg->nclients,
-			cfg->nprocs, r->max_latency_ms);
+	else {
+		report_tput_line(f, r->throughput, r->max_latency_ms, cfg);
+		fputc('\n', f);
+	}
 }
 
 /* ------------------------- --runs: the spread --------------------------- */
@@ -382,9 +405,7 @@ void report_spread(FILE *f, struct result *const *rs, int n)
 		}
 	}
 	free(v);
-	fprintf(f, "\nThroughput %g MB/sec%s%s  %d clients  %d procs  "
-		"max_latency=%.03f ms\n", tput,
-		cfg->sync_open ? " (sync open)" : "",
-		cfg->sync_dirs ? " (sync dirs)" : "", cfg->nclients, cfg->nprocs,
-		maxlat);
+	fputc('\n', f);
+	report_tput_line(f, tput, maxlat, cfg);
+	fputc('\n', f);
 }

@@ -6,13 +6,16 @@
 #ifndef DBNG_REPORT_TEXT_H
 #define DBNG_REPORT_TEXT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
+struct config;
 struct result;
 
 #define REPORT_MAX_PCTS 16
 
-/* Which percentiles the percentile table shows (NULL: 50, 90, 99, 99.9) */
+/* Which percentiles the percentile table shows (NULL: PCT_TEXT_DEFAULT of
+ * results/percentiles.h) */
 struct report_pcts {
 	int n;
 	double p[REPORT_MAX_PCTS];
@@ -24,6 +27,17 @@ struct report_pcts {
  */
 int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
 		      size_t errlen);
+
+/* report_pcts_default - the default percentiles as "50,90,99,99.9" */
+void report_pcts_default(char *buf, size_t len);
+
+/*
+ * report_tput_line - dbench's last line, "Throughput X MB/sec ...  N
+ * clients  N procs  max_latency=X ms", without the newline (the text
+ * report and the HTML page print it).
+ */
+void report_tput_line(FILE *f, double tput, double max_latency_ms,
+		      const struct config *cfg);
 
 /*
  * report_text - print the end-of-run report of @r to @f: everything after

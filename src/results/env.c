@@ -5,6 +5,7 @@
  * directory's mount found in /proc/self/mountinfo (parsed per proc(5)).
  */
 #include "env.h"
+#include "env_test.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * result.c - the in-memory result: allocation, release, and the bounded
- * time series.  (Its JSON form is in result_json.c.)
+ * result.c - the in-memory result: allocation, release, the bounded time
+ * series, and the names of the run statuses and of the PSI resources.
+ * (Its JSON form is written by result_json_write.c and read by
+ * result_json_read.c.)
  */
 #include "result.h"
 
@@ -9,6 +11,36 @@
 #include <string.h>
 
 #include "env.h"
+
+static const char *const status_name[] = {
+#define X(id, name) [id] = name,
+	RESULT_STATUS_LIST(X)
+#undef X
+};
+
+#define NSTATUS (sizeof(status_name) / sizeof(status_name[0]))
+
+const char *result_status_name(enum result_status s)
+{
+	return (size_t)s < NSTATUS ? status_name[s] : "failed";
+}
+
+bool result_status_parse(const char *s, enum result_status *out)
+{
+	for (size_t i = 0; s && i < NSTATUS; i++) {
+		if (!strcmp(s, status_name[i])) {
+			*out = (enum result_status)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *const psi_name[PSI_NR] = {
+#define X(id, name) [PSI_##id] = name,
+	PSI_LIST(X)
+#undef X
+};
 
 struct result *result_new(void)
 {
@@ -19,6 +51,7 @@ struct result *result_new(void)
 	for (int i = 0; i < OP_NR; i++)
 		r->op[i].max_client = -1;
 	r->interval_s = 1.0;
+	r->cfg.runs = 1; /* a result is of one run (a dbench log too) */
 	return r;
 }
 

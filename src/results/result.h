@@ -3,7 +3,7 @@
  * result.h - what a run produced: the input of every report, and what the
  * JSON result file holds.  Built from the client slots at the end of a
  * live run (runner.c), read back from a JSON file (result.c) or from a
- * dbench 4.0 text log (dblog.c).  Reports read it; they never measure.
+ * dbench 4.0 text log (dblog/).  Reports read it; they never measure.
  * Every string is owned by the result and freed by result_free().
  */
 #ifndef DBNG_RESULT_H
@@ -19,11 +19,25 @@
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_MAX_MSGS 8
 
+/* How a run ended, and its name in the JSON result and the HTML page:
+ * ok, interrupted (stopped by a signal: partial results), failed (a
+ * client failed: see errors[]). */
+#define RESULT_STATUS_LIST(X)                                                 \
+	X(RESULT_OK, "ok")                                                    \
+	X(RESULT_INTERRUPTED, "interrupted")                                  \
+	X(RESULT_FAILED, "failed")
+
 enum result_status {
-	RESULT_OK,
-	RESULT_INTERRUPTED,	/* stopped by a signal: partial results */
-	RESULT_FAILED,		/* a client failed: see errors[] */
+#define X(id, name) id,
+	RESULT_STATUS_LIST(X)
+#undef X
 };
+
+/* result_status_name - "ok", "interrupted", "failed" */
+const char *result_status_name(enum result_status s);
+
+/* result_status_parse - the status named @s into @out; false: no such */
+bool result_status_parse(const char *s, enum result_status *out);
 
 /* One operation over the measured phase, all clients merged. */
 struct result_op {
@@ -61,14 +75,38 @@ struct result_point {
 	uint64_t p99_ns[OP_NR];
 };
 
+/* The figures of one PSI resource, once: the struct and the JSON keys
+ * of a "psi" object.  X(field, type): DBL double, U64 uint64_t. */
+#define PSI_FIELDS(X)                                                         \
+	X(some_avg10, DBL)                                                    \
+	X(full_avg10, DBL)                                                    \
+	X(some_total_us, U64)                                                 \
+	X(full_total_us, U64)
+
+#define PSI_CTYPE_DBL double
+#define PSI_CTYPE_U64 uint64_t
+
 /* Pressure stall information of one resource (/proc/pressure/X). */
 struct result_psi {
 	bool valid;
-	double some_avg10, full_avg10;
-	uint64_t some_total_us, full_total_us;
+#define X(f, T) PSI_CTYPE_##T f;
+	PSI_FIELDS(X)
+#undef X
 };
 
-enum { PSI_IO, PSI_MEMORY, PSI_CPU, PSI_NR };
+/* The resources of /proc/pressure, once: their order is that of the JSON
+ * "psi" objects and of the reports. */
+#define PSI_LIST(X) X(IO, "io") X(MEMORY, "memory") X(CPU, "cpu")
+
+enum {
+#define X(id, name) PSI_##id,
+	PSI_LIST(X)
+#undef X
+	PSI_NR
+};
+
+/* psi_name[i] - the name of resource i: "io", "memory", "cpu" */
+extern const char *const psi_name[PSI_NR];
 
 #define STALL_MAX_SAMPLES 16
 
@@ -152,8 +190,9 @@ struct result {
 	char *start_time;	/* ISO 8601 UTC */
 	int argc;
 	char **argv;
-	struct config cfg;	/* its strings point into owned[] */
-	char *owned[4];
+	struct config cfg;	/* its strings, when the result owns them
+				   (read back), are in owned[] */
+	char *owned[CFS_NR];	/* by CFS_x (config.h): CFS_loadfile, ... */
 	struct result_env env;
 
 	/* how it ended */

@@ -22,12 +22,3 @@ void stats_add(struct stats *dst, const struct stats *src)
 		hist_add(&dst->op[i], &src->op[i]);
 	}
 }
-
-uint64_t stats_ops(const struct stats *st)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < OP_NR; i++)
-		n += st->op[i].count;
-	return n;
-}

@@ -22,7 +22,4 @@ void stats_reset(struct stats *st);
 /* stats_add - @dst += @src. */
 void stats_add(struct stats *dst, const struct stats *src);
 
-/* stats_ops - number of timed operations recorded in @st. */
-uint64_t stats_ops(const struct stats *st);
-
 #endif

@@ -18,12 +18,15 @@ fi
 # kinds FILE: one letter per output line, consecutive repeats folded
 #   V Running line, P launch line, R releasing, W warmup, E execute,
 #   C cleanup, B blank, H header, U rule, O op row, T Throughput,
-#   X our extra sections (skipped), ? anything else
+#   our extra sections are skipped: the percentile table, and the stalls,
+#   which a busy machine may give any run (an op over 100 ms); ? anything
+#   else
 kinds() {
 	awk '
 	/^dbench(-ng)? version / { next }
 	/^failed to create barrier semaphore/ { next }
 	/^ Latency ms / { extra = 1; next }
+	/^ Stalls: [0-9]+ ops? ran longer than / { extra = 1; next }
 	extra && /^$/ { extra = 0; next }
 	extra { next }
 	/^Running for [0-9]+ seconds with load .* and minimum warmup [0-9]+ secs$/ { k = "V" }
@@ -59,7 +62,8 @@ compare_runs() {
 	kb=$(kinds "$TMP/b-$tag")
 	echo "dbench 4.0: $ka"
 	echo "dbench-ng:  $kb"
-	[ "$ka" = "$kb" ] || fail "line structure differs ($tag): $ka vs $kb"
+	[ "$ka" = "$kb" ] || fail "line structure differs ($tag): $ka vs $kb:" \
+		"$(sed -n '/ cleanup /,/^ Operation/p' "$TMP/b-$tag" | head -20)"
 	case $ka in *\?*) fail "unrecognised line in dbench output: $(cat "$TMP/a-$tag")" ;; esac
 	# the Running line is the same text
 	[ "$(grep '^Running' "$TMP/a-$tag")" = "$(grep '^Running' "$TMP/b-$tag")" ] ||

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Reading real dbench 4.0 logs back (src/results/dblog.c): run Debian's dbench
+# Reading real dbench 4.0 logs back (src/results/dblog/): run Debian's dbench
 # three times (plain, -s -S, --per-client-results), parse each log with
 # tests/cli/dblogprobe.c and compare every figure it prints with what awk
 # reads from the same log: Running line, Throughput line, the first table

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * dblogprobe.c - test driver for dblog.c, built by tests/cli/dblog.sh:
+ * dblogprobe.c - test driver for src/results/dblog/, built by make check:
  * "dblogprobe FILE" parses a dbench text log and prints what it read as
  * key=value lines, in the order and the precision dbench printed them, so
  * that the script can compare them with what awk reads from the log.

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "env.h"
+#include "env_test.h"
 
 static void put(const char *key, const char *val)
 {

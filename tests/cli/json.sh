@@ -151,6 +151,21 @@ grep -Eq '^ Rename mean ms +[0-9.]+ \[ *[0-9.]+ \.\. +[0-9.]+\]  cv +[0-9.]+%$' 
 tail -1 "$TMP/out" | grep -q '^Throughput .* 2 clients  2 procs  max_latency=' ||
 	fail "the last line is not a Throughput line"
 [ ! -e "$D/clients" ] || fail "client tree left after --runs"
+grep -q "\"json\": \"$TMP/runs-2.json\"" "$TMP/runs-2.json" ||
+	fail "runs-2.json does not name itself in config.json"
+grep -q '"runs": 3' "$TMP/runs-2.json" || fail "config.runs is not 3"
+
+note "the stall threshold and the JSON path reach the HTML page"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 --stall-threshold 250 -c "$LF" \
+	--json "$TMP/st.json" -D "$D" 1 >/dev/null
+grep -q '"stall_threshold_ms": 250,' "$TMP/st.json" ||
+	fail "config.stall_threshold_ms is not 250"
+expect_rc 0 "$DBNG" report "$TMP/st.json" --html "$TMP/st.html" >/dev/null
+grep -q '<code>--stall-threshold</code></td><td>250 ms</td>' "$TMP/st.html" ||
+	fail "the page does not show the stall threshold of 250 ms"
+grep -qF "<code>--json</code></td><td>$TMP/st.json</td>" "$TMP/st.html" ||
+	fail "the page does not show the JSON path"
+echo "ok: 250 ms and $TMP/st.json on the page"
 "$DBNG" -t 2 --runs 2 --json - -D "$D" 1 >/dev/null 2>"$TMP/err"
 [ $? = 2 ] || fail "--json - with --runs 2 accepted"
 

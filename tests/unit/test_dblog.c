@@ -221,7 +221,7 @@ static void test_sample(void **state)
 	assert_int_equal(r->cfg.timelimit, 5);
 	assert_int_equal(r->cfg.warmup, 1);
 	assert_string_equal(r->cfg.loadfile, "/usr/share/dbench/client.txt");
-	assert_ptr_equal(r->cfg.loadfile, r->owned[0]);
+	assert_ptr_equal(r->cfg.loadfile, r->owned[CFS_loadfile]);
 	/* Throughput line */
 	assert_true(fabs(r->throughput - 414.288) < 1e-9);
 	assert_true(fabs(r->max_latency_ms - 13.307) < 1e-9);

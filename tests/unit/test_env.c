@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "env_test.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

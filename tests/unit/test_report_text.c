@@ -142,6 +142,18 @@ static void test_percentiles_chosen(void **state)
 	result_free(r);
 }
 
+/* The default columns, as "report --help" may print them. */
+static void test_default_percentiles(void **state)
+{
+	char b[64];
+
+	(void)state;
+	report_pcts_default(b, sizeof(b));
+	assert_string_equal(b, "50,90,99,99.9");
+	report_pcts_default(b, 6);
+	assert_string_equal(b, "50,90");
+}
+
 static void test_machine_readable(void **state)
 {
 	struct result *r = sample();
@@ -384,6 +396,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_percentiles_chosen),
+		cmocka_unit_test(test_default_percentiles),
 		cmocka_unit_test(test_machine_readable),
 		cmocka_unit_test(test_per_client),
 		cmocka_unit_test(test_status_lines),

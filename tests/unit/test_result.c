@@ -82,12 +82,12 @@ static struct result *sample(void)
 	r->argv = calloc(2, sizeof(char *));
 	r->argv[0] = strdup("dbench-ng");
 	r->argv[1] = strdup("4");
-	r->owned[0] = strdup("builtin:netbench");
-	r->owned[1] = strdup("/mnt/x \"quoted\"");
-	r->owned[2] = strdup("fileio");
-	r->cfg.loadfile = r->owned[0];
-	r->cfg.dir = r->owned[1];
-	r->cfg.backend = r->owned[2];
+	r->owned[CFS_loadfile] = strdup("builtin:netbench");
+	r->owned[CFS_dir] = strdup("/mnt/x \"quoted\"");
+	r->owned[CFS_backend] = strdup("fileio");
+	r->cfg.loadfile = r->owned[CFS_loadfile];
+	r->cfg.dir = r->owned[CFS_dir];
+	r->cfg.backend = r->owned[CFS_backend];
 	r->cfg.nprocs = 2;
 	r->cfg.cpp = 2;
 	r->cfg.nclients = 4;
@@ -95,6 +95,9 @@ static struct result *sample(void)
 	r->cfg.warmup = 12;
 	r->cfg.sync_open = true;
 	r->cfg.per_client = true;
+	r->cfg.stall_ms = 250;
+	r->cfg.runs = 3;
+	r->cfg.json = "given.json"; /* the file written is stored instead */
 	r->status = RESULT_INTERRUPTED;
 	r->signal = 2;
 	r->has_bins = true;
@@ -151,6 +154,9 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(b->cfg.cpp, 2);
 	assert_true(b->cfg.sync_open && b->cfg.per_client);
 	assert_false(b->cfg.sync_dirs);
+	assert_int_equal(b->cfg.stall_ms, 250);
+	assert_int_equal(b->cfg.runs, 3);
+	assert_string_equal(b->cfg.json, path);
 	assert_int_equal(b->status, RESULT_INTERRUPTED);
 	assert_int_equal(b->signal, 2);
 	assert_true(b->throughput == 123.456);
@@ -235,6 +241,50 @@ static void test_json_duplicate_op(void **state)
 	result_free(a);
 }
 
+/*
+ * A result written before the config object had stall_threshold_ms, json
+ * and runs still loads: the threshold is the watchdog's (stalls), or 0
+ * when it did not run; no JSON path; one run.
+ */
+static void test_json_old_format(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512], *text;
+	struct result *a = sample(), *b = NULL;
+	json_t *doc, *cfg, *st;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, NULL);
+	unlink(path);
+	assert_non_null(doc);
+	cfg = json_object_get(doc, "config");
+	assert_int_equal(json_object_del(cfg, "stall_threshold_ms"), 0);
+	assert_int_equal(json_object_del(cfg, "json"), 0);
+	assert_int_equal(json_object_del(cfg, "runs"), 0);
+	st = json_object_get(doc, "stalls");
+	for (int enabled = 0; enabled < 2; enabled++) {
+		json_object_set_new(st, "enabled", json_boolean(enabled));
+		json_object_set_new(st, "threshold_ms", json_real(150.0));
+		text = json_dumps(doc, 0);
+		assert_non_null(text);
+		assert_int_equal(result_parse_json("old.json", text,
+						   strlen(text), &b, err,
+						   sizeof(err)), 0);
+		assert_int_equal(b->cfg.stall_ms, enabled ? 150 : 0);
+		assert_null(b->cfg.json);
+		assert_int_equal(b->cfg.runs, 1);
+		assert_string_equal(b->cfg.backend, "fileio");
+		free(text);
+		result_free(b);
+		b = NULL;
+	}
+	json_decref(doc);
+	result_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_duplicate_op),
+		cmocka_unit_test(test_json_old_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * html.h - private to src/report/html: what the parts of the HTML page
+ * share (escaping, formatters, op colours, the sections of the page).
+ */
+#ifndef DBNG_REPORT_HTML_HTML_H
+#define DBNG_REPORT_HTML_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "result.h"
+
+/* escape.c */
+void html_esc(FILE *f, const char *s);	      /* text or attribute value */
+void html_str(FILE *f, const char *s);	      /* escaped, or "unknown" */
+void html_shell_word(FILE *f, const char *s); /* quoted, then escaped */
+
+/* format.c */
+extern const char *const html_op_colour[OP_NR]; /* one colour per op */
+void html_fmt_size(char *b, size_t n, uint64_t v, bool binary);
+void html_fmt_lat(char *b, size_t n, double ms);
+void html_fmt_pct(char *b, size_t n, int k);
+double html_ns_ms(uint64_t ns);
+bool html_op_shown(const struct result *r, int i);
+void html_op_name(FILE *f, int i);
+void html_note(FILE *f, const char *kind, const char *text);
+
+/* css.c: page.css, NUL-terminated */
+const char *html_css_text(void);
+
+/* the sections of the page */
+void html_config_table(FILE *f, const struct config *c);   /* settings.c */
+void html_env_table(FILE *f, const struct result_env *e);  /* settings.c */
+void html_op_table(FILE *f, const struct result *r);	   /* op_tables.c */
+void html_clients_table(FILE *f, const struct result *r);  /* op_tables.c */
+void html_stalls_section(FILE *f, const struct result *r); /* stalls.c */
+void html_plot_spectrum(FILE *f, const struct result *r);  /* plot_spectrum.c */
+void html_plot_throughput(FILE *f, const struct result *r); /* plot_time.c */
+void html_plot_latency(FILE *f, const struct result *r, bool p99); /* plot_latency.c */
+
+#endif

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * result_json_read.c - a JSON result file (docs/json-format.md) read
+ * back into a struct result; every field is checked and a bad one named.
+ */
+#include "result_json.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+struct reader {
+	const char *name;
+	char *err;
+	size_t errlen;
+	int failed;
+	bool seen_op[OP_NR];	/* an op may appear once in "ops" */
+};
+
+static void rerr(struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rerr(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (rd->failed++)
+		return;
+	n = snprintf(rd->err, rd->errlen, "%s: ", rd->name);
+	if (n < 0 || (size_t)n >= rd->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static json_t *get(struct reader *rd, json_t *o, const char *where,
+		   const char *k, json_type type)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || json_typeof(v) != type) {
+		rerr(rd, "field '%s%s' is missing or has the wrong type", where,
+		     k);
+		return NULL;
+	}
+	return v;
+}
+
+static uint64_t get_u64(struct reader *rd, json_t *o, const char *where,
+			const char *k)
+{
+	json_t *v = get(rd, o, where, k, JSON_INTEGER);
+
+	if (v && json_integer_value(v) < 0) {
+		rerr(rd, "field '%s%s' is negative", where, k);
+		return 0;
+	}
+	return v ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static int get_int(struct reader *rd, json_t *o, const char *where,
+		   const char *k, int min, int max)
+{
+	json_t *v = get(rd, o, where, k, JSON_INTEGER);
+	json_int_t x = v ? json_integer_value(v) : min;
+
+	if (x < min || x > max) {
+		rerr(rd, "field '%s%s' is out of range", where, k);
+		return min;
+	}
+	return (int)x;
+}
+
+static double get_num(struct reader *rd, json_t *o, const char *where,
+		      const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || !json_is_number(v)) {
+		rerr(rd, "field '%s%s' is missing or not a number", where, k);
+		return 0;
+	}
+	return json_number_value(v);
+}
+
+static bool get_bool(struct reader *rd, json_t *o, const char *where,
+		     const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || !json_is_boolean(v)) {
+		rerr(rd, "field '%s%s' is missing or not a boolean", where, k);
+		return false;
+	}
+	return json_is_true(v);
+}
+
+/* An optional string: NULL when absent or null. */
+static char *get_str(struct reader *rd, json_t *o, const char *where,
+		     const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v)) {
+		rerr(rd, "field '%s%s' is not a string", where, k);
+		return NULL;
+	}
+	return strdup(json_string_value(v));
+}
+
+static int get_strings(struct reader *rd, json_t *o, const char *k,
+		       char **out, int max)
+{
+	json_t *a = get(rd, o, "", k, JSON_ARRAY), *v;
+	size_t i;
+	int n = 0;
+
+	if (!a)
+		return 0;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v)) {
+			rerr(rd, "field '%s[%zu]' is not a string", k, i);
+			break;
+		}
+		if (n < max)
+			out[n++] = strdup(json_string_value(v));
+	}
+	return n;
+}
+
+/* The config object: every field of the list of config.h; an optional
+ * one (CF_OPTIONAL) that is absent reads as its jmin, or NULL. */
+static void read_config(struct reader *rd, json_t *c, struct result *r)
+{
+	struct config *cfg = &r->cfg;
+	const char *w = "config.";
+
+	if (!c)
+		return;
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		void *v = config_field(cfg, i);
+
+		if ((fi->flags & CF_OPTIONAL) && !json_object_get(c, fi->jkey)) {
+			if (fi->type == CF_INT)
+				*(int *)v = (int)fi->jmin;
+			continue;
+		}
+		switch (fi->type) {
+		case CF_INT:
+			*(int *)v = get_int(rd, c, w, fi->jkey, (int)fi->jmin,
+					    (int)fi->jmax);
+			break;
+		case CF_DBL:
+			*(double *)v = get_num(rd, c, w, fi->jkey);
+			break;
+		case CF_BOOL:
+			*(bool *)v = get_bool(rd, c, w, fi->jkey);
+			break;
+		case CF_STR:
+			r->owned[fi->str_index] = get_str(rd, c, w, fi->jkey);
+			*(const char **)v = r->owned[fi->str_index];
+			break;
+		}
+	}
+}
+
+/* A result written before the config object had the stall threshold:
+ * the one the watchdog recorded, if it ran. */
+static void old_stall_threshold(json_t *c, struct result *r)
+{
+	const struct config_field_info *fi = &config_fields[CFG_stall_ms];
+	double t = r->stalls.threshold_ms;
+
+	if (!c || json_object_get(c, fi->jkey) || !r->stalls.enabled)
+		return;
+	if (t > 0 && t <= (double)fi->jmax)
+		r->cfg.stall_ms = (int)(t + 0.5);
+}
+
+static void read_env(struct reader *rd, json_t *e, struct result_env *env)
+{
+	json_t *d, *l, *v;
+	size_t i;
+
+	if (!e)
+		return;
+	env->hostname = get_str(rd, e, "environment.", "hostname");
+	env->kernel = get_str(rd, e, "environment.", "kernel");
+	env->kernel_version = get_str(rd, e, "environment.", "kernel_version");
+	env->machine = get_str(rd, e, "environment.", "machine");
+	env->cpu_model = get_str(rd, e, "environment.", "cpu_model");
+	env->cpus = get_int(rd, e, "environment.", "cpus", 0, 1 << 24);
+	env->mem_bytes = get_u64(rd, e, "environment.", "memory_bytes");
+	d = get(rd, e, "environment.", "directory", JSON_OBJECT);
+	if (d) {
+		const char *w = "environment.directory.";
+
+		env->dir = get_str(rd, d, w, "path");
+		env->dir_real = get_str(rd, d, w, "realpath");
+		env->fs_type = get_str(rd, d, w, "fs_type");
+		env->fs_device = get_str(rd, d, w, "device");
+		env->fs_mount_point = get_str(rd, d, w, "mount_point");
+		env->fs_options = get_str(rd, d, w, "mount_options");
+		env->fs_size_bytes = get_u64(rd, d, w, "size_bytes");
+		env->fs_free_bytes = get_u64(rd, d, w, "free_bytes");
+	}
+	l = get(rd, e, "environment.", "loadfiles", JSON_ARRAY);
+	if (!l || !json_array_size(l))
+		return;
+	env->loadfile_name = calloc(json_array_size(l), sizeof(char *));
+	env->loadfile_sha256 = calloc(json_array_size(l), sizeof(char *));
+	if (!env->loadfile_name || !env->loadfile_sha256) {
+		rerr(rd, "out of memory");
+		return;
+	}
+	json_array_foreach(l, i, v) {
+		env->loadfile_name[i] = get_str(rd, v, "loadfiles[].", "name");
+		env->loadfile_sha256[i] =
+			get_str(rd, v, "loadfiles[].", "sha256");
+		env->nloadfiles = (int)i + 1;
+	}
+}
+
+static void read_op(struct reader *rd, json_t *o, struct result *r)
+{
+	json_t *lat, *bins, *mx, *pair, *name = json_object_get(o, "name");
+	struct result_op *ro;
+	uint64_t n = 0;
+	size_t i;
+	int op;
+
+	if (!json_is_string(name) ||
+	    (op = op_by_label(json_string_value(name))) < 0) {
+		rerr(rd, "ops[]: 'name' is not an operation");
+		return;
+	}
+	if (rd->seen_op[op]) {
+		rerr(rd, "ops[]: '%s' appears twice", op_info[op].label);
+		return;
+	}
+	rd->seen_op[op] = true;
+	ro = &r->op[op];
+	ro->h.count = get_u64(rd, o, "ops[].", "count");
+	ro->errors = get_u64(rd, o, "ops[].", "errors");
+	ro->bytes = get_u64(rd, o, "ops[].", "bytes");
+	lat = get(rd, o, "ops[].", "lat_ns", JSON_OBJECT);
+	if (!lat)
+		return;
+	ro->h.min = get_u64(rd, lat, "ops[].lat_ns.", "min");
+	ro->h.max = get_u64(rd, lat, "ops[].lat_ns.", "max");
+	ro->h.sum = get_u64(rd, lat, "ops[].lat_ns.", "sum");
+	ro->h.overflow = get_u64(rd, lat, "ops[].lat_ns.", "overflow");
+	bins = get(rd, lat, "ops[].lat_ns.", "bins", JSON_ARRAY);
+	json_array_foreach(bins, i, pair) {
+		json_t *lo = json_array_get(pair, 0), *c = json_array_get(pair, 1);
+		unsigned int b;
+
+		if (!json_is_integer(lo) || !json_is_integer(c) ||
+		    json_integer_value(lo) < 0 || json_integer_value(c) < 0 ||
+		    (uint64_t)json_integer_value(lo) >= HIST_LIMIT) {
+			rerr(rd, "ops[%s].lat_ns.bins[%zu] is not a pair of "
+			     "non-negative integers in range", op_info[op].label,
+			     i);
+			return;
+		}
+		b = hist_index((uint64_t)json_integer_value(lo));
+		if (hist_bucket_lo(b) != (uint64_t)json_integer_value(lo)) {
+			rerr(rd, "ops[%s].lat_ns.bins[%zu]: %lld is not the "
+			     "start of a bucket", op_info[op].label, i,
+			     (long long)json_integer_value(lo));
+			return;
+		}
+		ro->h.bins[b] += (uint64_t)json_integer_value(c);
+		n += (uint64_t)json_integer_value(c);
+	}
+	if (r->has_bins && n + ro->h.overflow != ro->h.count)
+		rerr(rd, "ops[%s]: the bins hold %llu values, count is %llu",
+		     op_info[op].label, (unsigned long long)(n + ro->h.overflow),
+		     (unsigned long long)ro->h.count);
+	mx = json_object_get(o, "max_op");
+	if (json_is_object(mx)) {
+		json_t *v = json_object_get(mx, "client");
+
+		if (json_is_integer(v)) {
+			ro->max_client = (int)json_integer_value(v);
+			ro->max_at_s = json_number_value(
+				json_object_get(mx, "at_s"));
+		}
+		v = json_object_get(mx, "line");
+		if (json_is_integer(v))
+			ro->max_line = (uint32_t)json_integer_value(v);
+		ro->max_file = get_str(rd, mx, "max_op.", "file");
+		ro->max_path = get_str(rd, mx, "max_op.", "path");
+	}
+}
+
+static void read_clients(struct reader *rd, json_t *a, struct result *r)
+{
+	json_t *c;
+	size_t i;
+
+	if (!a || !json_array_size(a))
+		return;
+	r->clients = calloc(json_array_size(a), sizeof(*r->clients));
+	if (!r->clients) {
+		rerr(rd, "out of memory");
+		return;
+	}
+	r->nclients = (int)json_array_size(a);
+	json_array_foreach(a, i, c) {
+		struct result_client *rc = &r->clients[i];
+		json_t *ops = get(rd, c, "clients[].", "ops", JSON_OBJECT), *v;
+		const char *k;
+
+		rc->lines = get_u64(rd, c, "clients[].", "lines");
+		rc->bytes = get_u64(rd, c, "clients[].", "bytes");
+		json_object_foreach(ops, k, v) {
+			int op = op_by_label(k);
+
+			if (op < 0) {
+				rerr(rd, "clients[%zu].ops: '%s' is not an "
+				     "operation", i, k);
+				return;
+			}
+			rc->count[op] = get_u64(rd, v, "clients[].ops.", "count");
+			rc->sum_ns[op] = get_u64(rd, v, "clients[].ops.",
+						 "sum_ns");
+			rc->max_ns[op] = get_u64(rd, v, "clients[].ops.",
+						 "max_ns");
+		}
+	}
+}
+
+static void read_series(struct reader *rd, json_t *ts, struct result *r)
+{
+	json_t *pts, *x;
+	size_t i;
+
+	if (!ts)
+		return;
+	pts = get(rd, ts, "time_series.", "points", JSON_ARRAY);
+	json_array_foreach(pts, i, x) {
+		struct result_point p = {0};
+		json_t *ops = get(rd, x, "time_series.points[].", "ops",
+				  JSON_OBJECT), *v;
+		const char *k;
+		const char *w = "time_series.points[].";
+
+		p.t = get_num(rd, x, w, "t");
+		p.dur = get_num(rd, x, w, "dur");
+		p.warmup = get_bool(rd, x, w, "warmup");
+		p.lines = get_u64(rd, x, w, "lines");
+		p.bytes = get_u64(rd, x, w, "bytes");
+		p.latency_ms = get_num(rd, x, w, "latency_ms");
+		json_object_foreach(ops, k, v) {
+			int op = op_by_label(k);
+
+			if (op < 0 || json_array_size(v) != 3) {
+				rerr(rd, "time_series.points[%zu].ops.%s is "
+				     "not [count, max_ns, p99_ns]", i, k);
+				return;
+			}
+			p.count[op] = (uint64_t)json_integer_value(
+				json_array_get(v, 0));
+			p.max_ns[op] = (uint64_t)json_integer_value(
+				json_array_get(v, 1));
+			p.p99_ns[op] = (uint64_t)json_integer_value(
+				json_array_get(v, 2));
+		}
+		if (rd->failed || result_add_point(r, &p)) {
+			rerr(rd, "out of memory");
+			return;
+		}
+	}
+	/* the stored interval, not the one re-derived while appending */
+	r->interval_s = get_num(rd, ts, "time_series.", "interval_s");
+}
+
+static void read_psi(json_t *o, struct result_psi *psi)
+{
+	for (int i = 0; i < PSI_NR; i++) {
+		json_t *x = json_object_get(o, psi_name[i]);
+
+		if (!json_is_object(x))
+			continue;
+		psi[i].valid = true;
+#define PSI_READ_DBL(v) json_number_value(v)
+#define PSI_READ_U64(v) (uint64_t)json_integer_value(v)
+#define X(f, T) psi[i].f = PSI_READ_##T(json_object_get(x, #f));
+		PSI_FIELDS(X)
+#undef X
+	}
+}
+
+/* The stalls section; absent in results of older dbench-ng versions. */
+static void read_stalls(struct reader *rd, json_t *o, struct result *r)
+{
+	struct result_stalls *st = &r->stalls;
+	const char *w = "stalls.", *k;
+	json_t *x, *v;
+	size_t i, j;
+
+	if (!o)
+		return;
+	st->enabled = get_bool(rd, o, w, "enabled");
+	st->threshold_ms = get_num(rd, o, w, "threshold_ms");
+	st->total = get_u64(rd, o, w, "total");
+	json_object_foreach(json_object_get(o, "per_op"), k, v) {
+		int op = op_by_label(k);
+
+		if (op < 0) {
+			rerr(rd, "stalls.per_op: '%s' is not an operation", k);
+			return;
+		}
+		st->count[op] = get_u64(rd, v, "stalls.per_op.", "count");
+		st->max_ms[op] = get_num(rd, v, "stalls.per_op.", "max_ms");
+	}
+	json_array_foreach(get(rd, o, w, "events", JSON_ARRAY), i, x) {
+		struct result_stall *e;
+		const char *op = json_string_value(json_object_get(x, "op"));
+
+		if (i >= STALL_MAX_EVENTS || !op || op_by_label(op) < 0) {
+			rerr(rd, "stalls.events[%zu] is not a stall event", i);
+			return;
+		}
+		e = &st->events[st->nevents++];
+		e->op = op_by_label(op);
+		e->duration_ms = get_num(rd, x, "stalls.events[].",
+					 "duration_ms");
+		e->ended = get_bool(rd, x, "stalls.events[].", "ended");
+		e->client = get_int(rd, x, "stalls.events[].", "client", 0,
+				    INT32_MAX);
+		e->pid = get_int(rd, x, "stalls.events[].", "pid", 0,
+				 INT32_MAX);
+		e->start_s = get_num(rd, x, "stalls.events[].", "start_s");
+		e->start_time = get_str(rd, x, "stalls.events[].",
+					"start_time");
+		e->file = get_str(rd, x, "stalls.events[].", "file");
+		e->line = (uint32_t)get_int(rd, x, "stalls.events[].", "line",
+					    0, INT32_MAX);
+		e->path = get_str(rd, x, "stalls.events[].", "path");
+		read_psi(json_object_get(x, "psi_start"), e->psi_start);
+		read_psi(json_object_get(x, "psi_end"), e->psi_end);
+		json_array_foreach(json_object_get(x, "samples"), j, v) {
+			struct result_stall_sample *p;
+			const char *state;
+
+			if (j >= STALL_MAX_SAMPLES)
+				break;
+			p = &e->samples[e->nsamples++];
+			p->t_ms = get_num(rd, v, "samples[].", "t_ms");
+			state = json_string_value(json_object_get(v, "state"));
+			p->state = state && *state ? state[0] : '?';
+			p->repeat = (uint32_t)get_int(rd, v, "samples[].",
+						      "repeat", 0, INT32_MAX);
+			p->wchan = get_str(rd, v, "samples[].", "wchan");
+			p->stack = get_str(rd, v, "samples[].", "stack");
+		}
+	}
+	json_array_foreach(get(rd, o, w, "folded_stacks", JSON_ARRAY), i, x) {
+		if (i >= STALL_MAX_FOLDED)
+			break;
+		st->folded[i].stack = get_str(rd, x, "folded_stacks[].",
+					      "stack");
+		st->folded[i].count = get_u64(rd, x, "folded_stacks[].",
+					      "count");
+		st->nfolded = (int)i + 1;
+	}
+	st->folded_other = get_u64(rd, o, w, "folded_other");
+	st->note = get_str(rd, o, w, "note");
+}
+
+int result_parse_json(const char *name, const char *text, size_t len,
+		      struct result **out, char *err, size_t errlen)
+{
+	struct reader rd = { .name = name, .err = err, .errlen = errlen };
+	json_error_t je;
+	json_t *doc, *sum, *ops, *cfg, *v;
+	struct result *r;
+	const char *st;
+	size_t i;
+	int fv;
+
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!doc) {
+		snprintf(err, errlen, "%s:%d:%d: %s", name, je.line, je.column,
+			 je.text);
+		return -1;
+	}
+	r = result_new();
+	if (!r || !json_is_object(doc)) {
+		rerr(&rd, r ? "not a JSON object" : "out of memory");
+		goto fail;
+	}
+	fv = get_int(&rd, doc, "", "format_version", 0, INT32_MAX);
+	if (!rd.failed && fv != RESULT_FORMAT_VERSION) {
+		rerr(&rd, "format_version %d is not supported (this dbench-ng "
+		     "reads %d)", fv, RESULT_FORMAT_VERSION);
+		goto fail;
+	}
+	r->tool = get_str(&rd, doc, "", "tool");
+	r->version = get_str(&rd, doc, "", "version");
+	r->start_time = get_str(&rd, doc, "", "start_time");
+	v = get(&rd, doc, "", "command_line", JSON_ARRAY);
+	if (v && json_array_size(v)) {
+		r->argv = calloc(json_array_size(v), sizeof(char *));
+		r->argc = r->argv ? get_strings(&rd, doc, "command_line",
+						r->argv, INT32_MAX) : 0;
+	}
+	st = json_string_value(json_object_get(doc, "status"));
+	if (!result_status_parse(st, &r->status)) {
+		rerr(&rd, "field 'status' is not ok, interrupted or failed");
+		goto fail;
+	}
+	v = json_object_get(doc, "signal");
+	r->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	r->nerrors = get_strings(&rd, doc, "errors", r->errors,
+				 RESULT_MAX_MSGS);
+	cfg = get(&rd, doc, "", "config", JSON_OBJECT);
+	read_config(&rd, cfg, r);
+	read_env(&rd, get(&rd, doc, "", "environment", JSON_OBJECT), &r->env);
+	sum = get(&rd, doc, "", "summary", JSON_OBJECT);
+	if (sum) {
+		r->throughput = get_num(&rd, sum, "summary.", "throughput_mbps");
+		r->max_latency_ms = get_num(&rd, sum, "summary.",
+					    "max_latency_ms");
+		r->warmup_s = get_num(&rd, sum, "summary.", "warmup_s");
+		r->measured_s = get_num(&rd, sum, "summary.", "measured_s");
+		r->nwarn = get_u64(&rd, sum, "summary.", "unexpected_results");
+		r->nwarn_msgs = get_strings(&rd, sum, "unexpected_messages",
+					    r->warn_msgs, RESULT_MAX_MSGS);
+	}
+	r->has_bins = get_bool(&rd, doc, "", "has_bins");
+	ops = get(&rd, doc, "", "ops", JSON_ARRAY);
+	json_array_foreach(ops, i, v) {
+		if (!json_is_object(v)) {
+			rerr(&rd, "ops[%zu] is not an object", i);
+			break;
+		}
+		read_op(&rd, v, r);
+	}
+	read_clients(&rd, get(&rd, doc, "", "clients", JSON_ARRAY), r);
+	read_series(&rd, get(&rd, doc, "", "time_series", JSON_OBJECT), r);
+	read_stalls(&rd, json_object_get(doc, "stalls"), r);
+	old_stall_threshold(cfg, r);
+	if (rd.failed)
+		goto fail;
+	json_decref(doc);
+	*out = r;
+	return 0;
+fail:
+	json_decref(doc);
+	result_free(r);
+	return -1;
+}

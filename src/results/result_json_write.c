@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * result_json_write.c - a result as its JSON file (docs/json-format.md).
+ *
+ * Everything a report needs is stored, so "dbench-ng report" re-renders
+ * the live run's text exactly: per op the exact count, sum, min, max and
+ * the non-empty histogram bins (percentiles are recomputed from them),
+ * the per-client figures, the warnings, the time series, the config and
+ * the environment.  result_json_read.c reads it back.
+ */
+#include "result_json.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "atomic.h"
+#include "percentiles.h"
+#include "result.h"
+
+static const double json_pcts[] = { PCT_STORED };
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void set(json_t *o, const char *k, json_t *v)
+{
+	json_object_set_new(o, k, v ? v : json_null());
+}
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* The config object: every field of the list of config.h, in its order;
+ * "json" is @path, the file the result is written to (with --runs N, the
+ * file of this run). */
+static json_t *config_json(const struct config *cfg, const char *path)
+{
+	json_t *o = json_object();
+	struct config c = *cfg;
+
+	c.json = path;
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		const void *v = config_field_c(&c, i);
+
+		switch (fi->type) {
+		case CF_INT:
+			set(o, fi->jkey, json_integer(*(const int *)v));
+			break;
+		case CF_DBL:
+			set(o, fi->jkey, json_real(*(const double *)v));
+			break;
+		case CF_BOOL:
+			set(o, fi->jkey, json_boolean(*(const bool *)v));
+			break;
+		case CF_STR:
+			set(o, fi->jkey, str_or_null(*(const char *const *)v));
+			break;
+		}
+	}
+	return o;
+}
+
+static json_t *env_json(const struct result_env *e)
+{
+	json_t *o = json_object(), *d = json_object(), *l = json_array();
+
+	set(o, "hostname", str_or_null(e->hostname));
+	set(o, "kernel", str_or_null(e->kernel));
+	set(o, "kernel_version", str_or_null(e->kernel_version));
+	set(o, "machine", str_or_null(e->machine));
+	set(o, "cpu_model", str_or_null(e->cpu_model));
+	set(o, "cpus", json_integer(e->cpus));
+	set(o, "memory_bytes", u64(e->mem_bytes));
+	set(d, "path", str_or_null(e->dir));
+	set(d, "realpath", str_or_null(e->dir_real));
+	set(d, "fs_type", str_or_null(e->fs_type));
+	set(d, "device", str_or_null(e->fs_device));
+	set(d, "mount_point", str_or_null(e->fs_mount_point));
+	set(d, "mount_options", str_or_null(e->fs_options));
+	set(d, "size_bytes", u64(e->fs_size_bytes));
+	set(d, "free_bytes", u64(e->fs_free_bytes));
+	set(o, "directory", d);
+	for (int i = 0; i < e->nloadfiles; i++) {
+		json_t *f = json_object();
+
+		set(f, "name", str_or_null(e->loadfile_name[i]));
+		set(f, "sha256", str_or_null(e->loadfile_sha256[i]));
+		json_array_append_new(l, f);
+	}
+	set(o, "loadfiles", l);
+	return o;
+}
+
+/* Standard deviation estimated from the bins (midpoints). */
+static double hist_stddev(const struct hist *h)
+{
+	double mean = hist_mean(h), acc = 0;
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
+		double mid, dv;
+
+		if (!h->bins[i])
+			continue;
+		mid = (double)hist_bucket_lo(i) +
+		      (double)(hist_bucket_width(i) - 1) / 2.0;
+		dv = mid - mean;
+		acc += dv * dv * (double)h->bins[i];
+		n += h->bins[i];
+	}
+	return n > 1 ? sqrt(acc / (double)(n - 1)) : 0;
+}
+
+static json_t *op_json(const struct result *r, int i)
+{
+	const struct result_op *ro = &r->op[i];
+	const struct hist *h = &ro->h;
+	json_t *o = json_object(), *lat = json_object(), *p = json_object();
+	json_t *bins = json_array(), *mx = json_object();
+	char key[32];
+
+	set(o, "name", json_string(op_info[i].label));
+	set(o, "count", u64(h->count));
+	set(o, "errors", u64(ro->errors));
+	set(o, "bytes", u64(ro->bytes));
+	set(lat, "min", u64(h->count ? h->min : 0));
+	set(lat, "mean", json_real(hist_mean(h)));
+	set(lat, "stddev", json_real(r->has_bins ? hist_stddev(h) : 0));
+	set(lat, "max", u64(h->max));
+	set(lat, "sum", u64(h->sum));
+	if (r->has_bins) {
+		for (size_t k = 0; k < sizeof(json_pcts) / sizeof(*json_pcts);
+		     k++) {
+			snprintf(key, sizeof(key), "%g", json_pcts[k]);
+			set(p, key, u64(hist_value_at(h, json_pcts[k])));
+		}
+		for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+			json_t *pair;
+
+			if (!h->bins[b])
+				continue;
+			pair = json_array();
+			json_array_append_new(pair, u64(hist_bucket_lo(b)));
+			json_array_append_new(pair, u64(h->bins[b]));
+			json_array_append_new(bins, pair);
+		}
+	}
+	set(lat, "percentiles", p);
+	set(lat, "overflow", u64(h->overflow));
+	set(lat, "bins", bins);
+	set(o, "lat_ns", lat);
+	set(mx, "at_s", ro->max_client >= 0 ? json_real(ro->max_at_s)
+					    : json_null());
+	set(mx, "client", ro->max_client >= 0 ? json_integer(ro->max_client)
+					      : json_null());
+	set(mx, "line", ro->max_line ? json_integer(ro->max_line) : json_null());
+	set(mx, "file", str_or_null(ro->max_file));
+	set(mx, "path", str_or_null(ro->max_path));
+	set(o, "max_op", mx);
+	return o;
+}
+
+static json_t *clients_json(const struct result *r)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; c < r->nclients && r->clients; c++) {
+		const struct result_client *rc = &r->clients[c];
+		json_t *o = json_object(), *ops = json_object();
+
+		set(o, "client", json_integer(c));
+		set(o, "lines", u64(rc->lines));
+		set(o, "bytes", u64(rc->bytes));
+		for (int i = 0; i < OP_NR; i++) {
+			json_t *x;
+
+			if (!rc->count[i])
+				continue;
+			x = json_object();
+			set(x, "count", u64(rc->count[i]));
+			set(x, "sum_ns", u64(rc->sum_ns[i]));
+			set(x, "max_ns", u64(rc->max_ns[i]));
+			set(ops, op_info[i].label, x);
+		}
+		set(o, "ops", ops);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *series_json(const struct result *r)
+{
+	json_t *o = json_object(), *pts = json_array();
+
+	set(o, "interval_s", json_real(r->interval_s));
+	for (uint32_t k = 0; k < r->npoints; k++) {
+		const struct result_point *p = &r->points[k];
+		json_t *x = json_object(), *ops = json_object();
+
+		set(x, "t", json_real(p->t));
+		set(x, "dur", json_real(p->dur));
+		set(x, "warmup", json_boolean(p->warmup));
+		set(x, "lines", u64(p->lines));
+		set(x, "bytes", u64(p->bytes));
+		set(x, "mbps", json_real(p->dur > 0 ? (double)p->bytes / 1e6 /
+							      p->dur : 0));
+		set(x, "latency_ms", json_real(p->latency_ms));
+		for (int i = 0; i < OP_NR; i++) {
+			json_t *v;
+
+			if (!p->count[i] && !p->max_ns[i])
+				continue;
+			v = json_array();
+			json_array_append_new(v, u64(p->count[i]));
+			json_array_append_new(v, u64(p->max_ns[i]));
+			json_array_append_new(v, u64(p->p99_ns[i]));
+			set(ops, op_info[i].label, v);
+		}
+		set(x, "ops", ops);
+		json_array_append_new(pts, x);
+	}
+	set(o, "op_fields", json_pack("[sss]", "count", "max_ns", "p99_ns"));
+	set(o, "points", pts);
+	return o;
+}
+
+static json_t *psi_json(const struct result_psi *psi)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < PSI_NR; i++) {
+		json_t *x;
+
+		if (!psi[i].valid) {
+			set(o, psi_name[i], json_null());
+			continue;
+		}
+		x = json_object();
+#define PSI_JSON_DBL(v) json_real(v)
+#define PSI_JSON_U64(v) u64(v)
+#define X(f, T) set(x, #f, PSI_JSON_##T(psi[i].f));
+		PSI_FIELDS(X)
+#undef X
+		set(o, psi_name[i], x);
+	}
+	return o;
+}
+
+static json_t *stalls_json(const struct result_stalls *st)
+{
+	json_t *o = json_object(), *per = json_object(), *ev = json_array();
+	json_t *fo = json_array();
+	char state[2] = "?";
+
+	set(o, "enabled", json_boolean(st->enabled));
+	set(o, "threshold_ms", json_real(st->threshold_ms));
+	set(o, "total", u64(st->total));
+	for (int i = 0; i < OP_NR; i++) {
+		json_t *x;
+
+		if (!st->count[i])
+			continue;
+		x = json_object();
+		set(x, "count", u64(st->count[i]));
+		set(x, "max_ms", json_real(st->max_ms[i]));
+		set(per, op_info[i].label, x);
+	}
+	set(o, "per_op", per);
+	for (int k = 0; k < st->nevents; k++) {
+		const struct result_stall *e = &st->events[k];
+		json_t *x = json_object(), *sm = json_array();
+
+		set(x, "op", json_string(op_info[e->op].label));
+		set(x, "duration_ms", json_real(e->duration_ms));
+		set(x, "ended", json_boolean(e->ended));
+		set(x, "client", json_integer(e->client));
+		set(x, "pid", json_integer(e->pid));
+		set(x, "start_s", json_real(e->start_s));
+		set(x, "start_time", str_or_null(e->start_time));
+		set(x, "file", str_or_null(e->file));
+		set(x, "line", json_integer(e->line));
+		set(x, "path", str_or_null(e->path));
+		set(x, "psi_start", psi_json(e->psi_start));
+		set(x, "psi_end", psi_json(e->psi_end));
+		for (int i = 0; i < e->nsamples; i++) {
+			const struct result_stall_sample *p = &e->samples[i];
+			json_t *y = json_object();
+
+			state[0] = p->state;
+			set(y, "t_ms", json_real(p->t_ms));
+			set(y, "state", json_string(state));
+			set(y, "repeat", json_integer(p->repeat));
+			set(y, "wchan", str_or_null(p->wchan));
+			set(y, "stack", str_or_null(p->stack));
+			json_array_append_new(sm, y);
+		}
+		set(x, "samples", sm);
+		json_array_append_new(ev, x);
+	}
+	set(o, "events", ev);
+	for (int i = 0; i < st->nfolded; i++) {
+		json_t *x = json_object();
+
+		set(x, "stack", json_string(st->folded[i].stack));
+		set(x, "count", u64(st->folded[i].count));
+		json_array_append_new(fo, x);
+	}
+	set(o, "folded_stacks", fo);
+	set(o, "folded_other", u64(st->folded_other));
+	set(o, "note", str_or_null(st->note));
+	return o;
+}
+
+static json_t *strings(char *const *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, str_or_null(v[i]));
+	return a;
+}
+
+static json_t *result_json(const struct result *r, const char *path)
+{
+	json_t *o = json_object(), *sum = json_object(), *ops = json_array();
+	uint64_t nops = 0, bytes = 0;
+
+	set(o, "format_version", json_integer(RESULT_FORMAT_VERSION));
+	set(o, "tool", str_or_null(r->tool));
+	set(o, "version", str_or_null(r->version));
+	set(o, "start_time", str_or_null(r->start_time));
+	set(o, "command_line", strings(r->argv, r->argc));
+	set(o, "status", json_string(result_status_name(r->status)));
+	set(o, "signal", r->signal ? json_integer(r->signal) : json_null());
+	set(o, "errors", strings(r->errors, r->nerrors));
+	set(o, "config", config_json(&r->cfg, path));
+	set(o, "environment", env_json(&r->env));
+	for (int i = 0; i < OP_NR; i++) {
+		nops += r->op[i].h.count;
+		bytes += r->op[i].bytes;
+	}
+	set(sum, "throughput_mbps", json_real(r->throughput));
+	set(sum, "max_latency_ms", json_real(r->max_latency_ms));
+	set(sum, "warmup_s", json_real(r->warmup_s));
+	set(sum, "measured_s", json_real(r->measured_s));
+	set(sum, "clients", json_integer(r->cfg.nclients));
+	set(sum, "procs", json_integer(r->cfg.nprocs));
+	set(sum, "ops", u64(nops));
+	set(sum, "bytes", u64(bytes));
+	set(sum, "unexpected_results", u64(r->nwarn));
+	set(sum, "unexpected_messages", strings(r->warn_msgs, r->nwarn_msgs));
+	set(o, "summary", sum);
+	set(o, "has_bins", json_boolean(r->has_bins));
+	for (int i = 0; i < OP_NR; i++) {
+		if (r->op[i].h.count || r->op[i].errors)
+			json_array_append_new(ops, op_json(r, i));
+	}
+	set(o, "ops", ops);
+	set(o, "clients", clients_json(r));
+	set(o, "time_series", series_json(r));
+	set(o, "stalls", stalls_json(&r->stalls));
+	return o;
+}
+
+static int emit_json(FILE *f, const void *doc)
+{
+	json_t *d = (json_t *)doc;
+
+	return json_dumpf(d, f, JSON_INDENT(1)) || fputc('\n', f) == EOF ? -1
+									  : 0;
+}
+
+int result_dump_json(json_t *doc, const char *path, char *err,
+		     size_t errlen)
+{
+	int rc;
+
+	if (!doc) {
+		snprintf(err, errlen, "--json %s: out of memory", path);
+		return -1;
+	}
+	rc = atomic_write(path, "--json", emit_json, doc, err, errlen);
+	json_decref(doc);
+	return rc;
+}
+
+int result_write_json(const struct result *r, const char *path, char *err,
+		      size_t errlen)
+{
+	return result_dump_json(result_json(r, path), path, err, errlen);
+}

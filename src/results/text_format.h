@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * text_format.h - the words of the text output that the reader of dbench
+ * logs (dblog/) recognises, once: each is printed by one file and matched
+ * by another, so a change of wording changes both sides.
+ */
+#ifndef DBNG_TEXT_FORMAT_H
+#define DBNG_TEXT_FORMAT_H
+
+/* dbench's last line (report_text.c: report_tput_line) */
+#define TXT_TPUT      "Throughput "
+#define TXT_TPUT_LINE                                                         \
+	TXT_TPUT "%g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms"
+#define TXT_SYNC_OPEN " (sync open)"
+#define TXT_SYNC_DIRS " (sync dirs)"
+
+/* the dbench 4.0 table header (report_text.c); later dbench's is wider */
+#define TXT_TABLE      " Operation      Count    AvgLat    MaxLat"
+#define TXT_TABLE_WIDE " Operation                Count    AvgLat    MaxLat"
+
+/* the sections of report_text.c before the table */
+#define TXT_PCT_TABLE   " Latency ms"	       /* the percentile table */
+#define TXT_UNEXPECTED  " Unexpected results"  /* then ": N (...)" */
+#define TXT_INTERRUPTED "Interrupted by signal " /* then the number */
+#define TXT_RUN_FAILED  "Run failed "
+
+/* the per-client tables of report_text.c */
+#define TXT_PER_CLIENT "Per client results:"
+#define TXT_CLIENT     "Client " /* "Client N did N lines and N bytes" */
+
+/* the banners: dbench 4.0's, and dbench-ng's (printed by cli/run.c) */
+#define TXT_VERSION_4  "dbench version "
+#define TXT_VERSION_NG "dbench-ng version "
+#define TXT_RUNNING    "Running for " /* cli/run.c */
+
+#endif
