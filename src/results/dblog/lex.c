@@ -7,18 +7,29 @@
 
 #include "num.h"
 
-int dblog_fail_at(struct dblog_ctx *c, const char *fmt, ...)
+/* "PREFIX" then the message into c->err; always -1 */
+static int __attribute__((format(printf, 3, 0)))
+vfail(struct dblog_ctx *c, bool at_line, const char *fmt,
+      va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (!c->err || !c->errlen)
 		return -1;
-	n = snprintf(c->err, c->errlen, "%s:%lu: ", c->name, c->lineno);
+	n = at_line ? snprintf(c->err, c->errlen, "%s:%lu: ", c->name, c->lineno)
+		    : snprintf(c->err, c->errlen, "%s: ", c->name);
 	if (n < 0 || (size_t)n >= c->errlen)
 		return -1;
-	va_start(ap, fmt);
 	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	return -1;
+}
+
+int dblog_fail_at(struct dblog_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(c, true, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -26,15 +37,9 @@ int dblog_fail_at(struct dblog_ctx *c, const char *fmt, ...)
 int dblog_fail_file(struct dblog_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!c->err || !c->errlen)
-		return -1;
-	n = snprintf(c->err, c->errlen, "%s: ", c->name);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	vfail(c, false, fmt, ap);
 	va_end(ap);
 	return -1;
 }
