@@ -185,7 +185,7 @@ workload: build/tools/gen_netbench
 # benchmark of the built-in workload in a temporary directory.
 run: deps
 	@$(MAKE) --no-print-directory $(PROG)
-	@d=$$(mktemp -d /tmp/dbench-ng.XXXXXX) && \
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/dbench-ng.XXXXXX") && \
 	trap 'rm -rf "$$d"' EXIT INT TERM && \
 	echo "make run: ./$(PROG) -t 10 -D $$d 2" && \
 	./$(PROG) -t 10 -D "$$d" 2

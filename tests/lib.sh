@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DBNG=$ROOT/dbench-ng
 DATA=$ROOT/tests/data
 CLIENT_TXT=/usr/share/dbench/client.txt
-TMP=$(mktemp -d /tmp/dbng-test.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dbng-test.XXXXXX")
 _exit_cmds=()
 
 at_exit() { _exit_cmds=("$*" "${_exit_cmds[@]}"); }

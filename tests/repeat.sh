@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/repeat.sh N [--load] [VAR=VALUE...]: is the suite stable?  Clones
 # the HEAD of the repository this script lives in into a temporary
-# directory under /tmp, builds it once, then runs the whole suite
+# directory under $TMPDIR (default /tmp), builds it once, then runs the whole suite
 # (make check VAR=VALUE...) there N times; with --load, two CPU-burning
 # processes run beside it.  Each run's output and its test logs are kept
 # in build/repeat/DATE-TIME/ of this repository; the clone is removed at
@@ -41,7 +41,7 @@ rev=$(git -C "$here" rev-parse HEAD) || exit 2
 
 logdir=$here/build/repeat/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir" || exit 2
-tmp=$(mktemp -d /tmp/dbench-ng-repeat.XXXXXX) || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dbench-ng-repeat.XXXXXX") || exit 2
 src=$tmp/dbench-ng
 
 # Every job runs in its own process group (set -m): make and the tests
