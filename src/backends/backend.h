@@ -104,10 +104,11 @@ struct be_client {
 
 /*
  * An op handler.  @h: for an op with a handle, the open handle; for
- * NTCreateX an empty one to fill on success (the engine stores it, and
- * releases the one it replaces, or the new one if the loadfile expected
- * the open to fail).  A handler that opened something and then fails
- * releases it itself.  NULL for ops without a handle.
+ * NTCreateX the slot to fill on success, which may still hold the handle
+ * open there (do not release it: the engine releases the one replaced, or
+ * the new one if the loadfile expected the open to fail).  A handler that
+ * opened something and then fails releases it itself.  For ops without a
+ * handle, a scratch handle to ignore (never NULL).
  */
 typedef int (*be_op_fn)(struct be_client *c, const struct lf_op *op,
 			be_handle *h);

@@ -53,43 +53,58 @@ static void release(struct client *cl, be_handle h)
 		cl->b->release(&cl->be, h);
 }
 
-/* NTCreateX: the backend opens, the engine keeps the handle.  A failed
- * open of a slot that is not open remembers why, so a later use of the
- * handle can name the cause. */
-static int engine_ntcreatex(struct be_client *bc, const struct lf_op *op,
-			    be_handle *h)
-{
-	struct client *cl = client_of(bc);
-	int *st = &cl->hstate[op->handle];
-	be_handle nh = {.u64 = 0};
-	int rc = cl->b->op[OP_NTCREATEX](bc, op, &nh);
+/*
+ * The handle table: slot i of the loadfile is h[i + 1]; h[0] is the
+ * scratch handle that ops without one get (LF_NONE + 1 wraps to 0), so the
+ * hot loop passes a handle without a branch.
+ */
+_Static_assert(LF_NONE == UINT32_MAX, "LF_NONE + 1 must wrap to 0");
 
-	if (rc < 0) {
-		if (*st)
-			*st = -rc;
-		return rc;
-	}
-	if (rc)
-		return rc; /* reported; the backend released what it opened */
-	if (op->expect == LF_EXPECT_FAIL) {
-		release(cl, nh); /* the core reports "succeeded - expected" */
-		return 0;
-	}
-	if (!*st)
-		release(cl, *h);
-	*h = nh;
-	*st = 0;
-	return 0;
+static inline be_handle *handle_of(const struct client *cl, uint32_t slot)
+{
+	return &cl->h[(uint32_t)(slot + 1)];
 }
 
-/* Close: the slot is closed whatever the backend says */
-static int engine_close(struct be_client *bc, const struct lf_op *op,
-			be_handle *h)
+/* NTCreateX and Close: the backend opens and closes, the engine keeps the
+ * handles and their state (client_step calls this in the op's time, with
+ * what the slot held before the op).  A failed open of a slot that is not
+ * open remembers why, so a later use of the handle can name the cause.
+ * The rare cases that release a handle are out of line. */
+static void __attribute__((noinline))
+opened_release(struct client *cl, const struct lf_op *op, be_handle old)
 {
-	struct client *cl = client_of(bc);
-	int rc = cl->b->op[OP_CLOSE](bc, op, h);
+	be_handle *h = handle_of(cl, op->handle);
 
-	cl->hstate[op->handle] = -1;
+	if (op->expect == LF_EXPECT_FAIL) {
+		release(cl, *h); /* the core reports "succeeded - expected" */
+		*h = old;
+		return;
+	}
+	release(cl, old); /* replaced by the new one */
+	cl->hstate[op->handle] = 0;
+}
+
+_Static_assert(OP_NTCREATEX == 0 && OP_CLOSE == 1,
+	       "client_step finds the two handle ops with one comparison");
+
+static inline int handle_done(struct client *cl, const struct lf_op *op, int rc,
+			      be_handle old)
+{
+	int *st = &cl->hstate[op->handle];
+
+	if (op->type == OP_CLOSE) {
+		*st = -1; /* closed whatever the backend says */
+		return rc;
+	}
+	if (unlikely(rc)) {
+		*handle_of(cl, op->handle) = old; /* nothing new is open */
+		if (rc < 0 && *st)
+			*st = -rc;
+	} else if (unlikely(!*st || op->expect == LF_EXPECT_FAIL)) {
+		opened_release(cl, op, old);
+	} else {
+		*st = 0;
+	}
 	return rc;
 }
 
@@ -122,10 +137,6 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id];
 	memcpy(cl->op, b->op, sizeof(cl->op));
-	if (b->op[OP_NTCREATEX])
-		cl->op[OP_NTCREATEX] = engine_ntcreatex;
-	if (b->op[OP_CLOSE])
-		cl->op[OP_CLOSE] = engine_close;
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
 		cl->op[OP_READX] = engine_fake_io;
@@ -146,7 +157,7 @@ void client_release_all(struct client *cl)
 {
 	for (uint32_t i = 0; i < cl->prog->nhandles; i++) {
 		if (!cl->hstate[i])
-			release(cl, cl->h[i]);
+			release(cl, *handle_of(cl, i));
 		cl->hstate[i] = -1;
 	}
 }
@@ -434,6 +445,7 @@ static inline bool client_step(struct client *cl)
 	const struct lf_op *op = &cl->prog->ops[cl->pc];
 	struct client_slot *s = cl->slot;
 	uint64_t t0, t1, bytes;
+	be_handle *hp, old;
 	int rc;
 
 	if (unlikely(cl->cfg->target_rate > 0))
@@ -454,9 +466,11 @@ static inline bool client_step(struct client *cl)
 
 	if (likely(op_is_timed(op->type))) /* a Sleep is no stall */
 		__atomic_store_n(&s->op_start_ns, t0, __ATOMIC_RELEASE);
-	rc = cl->op[op->type](&cl->be, op,
-			      op->handle != LF_NONE ? &cl->h[op->handle]
-						    : NULL);
+	hp = handle_of(cl, op->handle);
+	old = *hp;
+	rc = cl->op[op->type](&cl->be, op, hp);
+	if (op->type <= OP_CLOSE)
+		rc = handle_done(cl, op, rc, old);
 	t1 = clock_ns();
 	/* tell the watchdog: done_ns first, then the start it belongs to */
 	__atomic_store_n(&s->done_ns, t1 - t0, __ATOMIC_RELAXED);

@@ -24,12 +24,12 @@ struct client {
 	const struct config *cfg;
 	const struct program *prog; /* = be.prog */
 	const struct backend *b;
-	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep,
-			     * NTCreateX and Close bookkeeping and
+	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep and
 			     * --fake-io */
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
-	be_handle *h;	/* per handle slot: what the backend opened */
+	be_handle *h;	/* what the backend opened: slot i is h[i + 1],
+			 * h[0] the scratch of ops without a handle */
 	int *hstate;	/* per handle slot: 0 open, -1 not open, or the
 			 * errno of the failed open that left it closed */
 	uint32_t pc;	/* next op */
