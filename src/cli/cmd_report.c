@@ -16,6 +16,9 @@
 
 static void report_usage(FILE *f)
 {
+	char pcts[64];
+
+	report_pcts_default(pcts, sizeof(pcts));
 	fprintf(f,
 		"Usage: dbench-ng report FILE [--percentiles P,P,...] "
 		"[--html OUT.html]\n"
@@ -23,9 +26,10 @@ static void report_usage(FILE *f)
 		"a dbench\ntext log (the stdout of dbench 4.0 or dbench-ng).\n"
 		"\n"
 		"      --percentiles=LIST  columns of the percentile table\n"
-		"                          (default 50,90,99,99.9)\n"
+		"                          (default %s)\n"
 		"      --html=FILE         also write an HTML report with plots\n"
-		"  -h, --help              this text\n");
+		"  -h, --help              this text\n",
+		pcts);
 }
 
 int report_main(int argc, char **argv)

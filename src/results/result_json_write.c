@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "atomic.h"
+#include "file_replace.h"
 #include "percentiles.h"
 #include "result.h"
 
@@ -385,7 +385,7 @@ int result_dump_json(json_t *doc, const char *path, char *err,
 		snprintf(err, errlen, "--json %s: out of memory", path);
 		return -1;
 	}
-	rc = atomic_write(path, "--json", emit_json, doc, err, errlen);
+	rc = file_replace(path, "--json", emit_json, doc, err, errlen);
 	json_decref(doc);
 	return rc;
 }

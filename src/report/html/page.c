@@ -10,7 +10,7 @@
 #include "report_html.h"
 #include "report_text.h"
 
-#include "atomic.h"
+#include "file_replace.h"
 
 #include <inttypes.h>
 
@@ -182,5 +182,5 @@ static int emit_html(FILE *f, const void *r)
 int report_html_file(const struct result *r, const char *path, char *err,
 		     size_t errlen)
 {
-	return atomic_write(path, "--html", emit_html, r, err, errlen);
+	return file_replace(path, "--html", emit_html, r, err, errlen);
 }

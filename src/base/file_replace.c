@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * atomic.c - whole-or-nothing file writes, for the JSON result, the
+ * file_replace.c - whole-or-nothing file writes, for the JSON result, the
  * compare report and the HTML page.
  */
-#include "atomic.h"
+#include "file_replace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int atomic_write(const char *path, const char *opt, atomic_emit_fn emit,
+int file_replace(const char *path, const char *opt, file_emit_fn emit,
 		 const void *ctx, char *err, size_t errlen)
 {
 	static const char suffix[] = ".tmp.XXXXXX";
@@ -24,8 +24,9 @@ int atomic_write(const char *path, const char *opt, atomic_emit_fn emit,
 	if (!strcmp(path, "-")) {
 		errno = 0;
 		if (emit(stdout, ctx) || fflush(stdout)) {
-			snprintf(err, errlen, "%s -: cannot write to stdout: %s",
-				 opt, strerror(errno ? errno : EIO));
+			snprintf(err, errlen,
+				 "%s -: cannot write to stdout: %s", opt,
+				 strerror(errno ? errno : EIO));
 			return -1;
 		}
 		return 0;
@@ -44,7 +45,7 @@ int atomic_write(const char *path, const char *opt, atomic_emit_fn emit,
 		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
 		return -1;
 	}
-	mask = umask(0);	/* mkstemp made it 0600 */
+	mask = umask(0); /* mkstemp made it 0600 */
 	umask(mask);
 	f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
 	if (!f) {
