@@ -62,11 +62,31 @@ static void run_name(const struct cmp_report *r, bool cand, int i, char *buf,
 			 i + 1);
 }
 
+static bool str_eq(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Did @x run another backend, version or backend options than @ref?  What
+ * a result does not record (a dbench log, an older JSON file) is no
+ * difference. */
+static bool other_backend(const struct result *x, const struct result *ref)
+{
+	const struct config *a = &x->cfg, *b = &ref->cfg;
+
+	if (!a->backend || !b->backend)
+		return false;
+	return strcmp(a->backend, b->backend) ||
+	       (a->backend_version && b->backend_version &&
+		a->backend_version != b->backend_version) ||
+	       !str_eq(a->backend_opts, b->backend_opts);
+}
+
 static void config_notes(struct cmp_report *r, struct result **base,
 			 struct result **cand)
 {
 	struct result **side[2] = {base, cand};
-	int n[2] = {r->na, r->nb}, logs = 0, clients = 0, lf = 0;
+	int n[2] = {r->na, r->nb}, logs = 0, clients = 0, lf = 0, be = 0;
 	const struct result *ref = base[0];
 	char who[512];
 
@@ -83,6 +103,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 				cmp_note(r, "%s failed: partial figures", who);
 			logs += !x->has_bins;
 			clients += x->cfg.nclients != ref->cfg.nclients;
+			be += other_backend(x, ref);
 			lf += x->env.nloadfiles && ref->env.nloadfiles &&
 			      x->env.loadfile_sha256[0] &&
 			      ref->env.loadfile_sha256[0] &&
@@ -95,6 +116,15 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			 "%d of the %d runs ran another number of clients than "
 			 "baseline run 1 (%d)",
 			 clients, r->na + r->nb, ref->cfg.nclients);
+	if (be)
+		cmp_note(r,
+			 "%d of the %d runs ran another backend, backend "
+			 "version or backend options than baseline run 1 (%s "
+			 "version %d%s%s)",
+			 be, r->na + r->nb, ref->cfg.backend,
+			 ref->cfg.backend_version,
+			 ref->cfg.backend_opts ? ", options " : "",
+			 ref->cfg.backend_opts ? ref->cfg.backend_opts : "");
 	if (lf)
 		cmp_note(r,
 			 "%d of the %d runs ran another loadfile than baseline "

@@ -69,6 +69,7 @@ struct be_option {
 	long min, max;	     /* BE_OPT_INT */
 	const char *metavar; /* "N", "URL"; NULL for a flag */
 	const char *help;    /* one line for --help */
+	bool secret;	     /* a password: never written to a result */
 };
 
 /* The run, as the backend sees it (read-only in the children). */

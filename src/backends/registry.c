@@ -155,6 +155,44 @@ int backend_options(const struct backend *b, const char *const *kv, int n,
 	return b->check ? b->check(*opts, err, errlen) : 0;
 }
 
+int backend_options_text(const struct backend *b, const void *opts, char *buf,
+			 size_t len)
+{
+	size_t n = 0;
+	int w = 0;
+
+	buf[0] = '\0';
+	for (const struct be_option *o = b->options; o && o->name; o++) {
+		const char *v = (const char *)opts + o->offset;
+		const char *sep = n ? " " : "", *s;
+
+		switch (o->type) {
+		case BE_OPT_FLAG:
+			if (!*(const bool *)(const void *)v)
+				continue;
+			w = snprintf(buf + n, len - n, "%s%s", sep, o->name);
+			break;
+		case BE_OPT_INT:
+			if (!*(const int *)(const void *)v)
+				continue;
+			w = snprintf(buf + n, len - n, "%s%s=%d", sep, o->name,
+				     *(const int *)(const void *)v);
+			break;
+		case BE_OPT_STR:
+			s = *(const char *const *)(const void *)v;
+			if (!s)
+				continue;
+			w = snprintf(buf + n, len - n, "%s%s=%s", sep, o->name,
+				     o->secret ? "(secret)" : s);
+			break;
+		}
+		if (w < 0 || (size_t)w >= len - n)
+			return -1;
+		n += (size_t)w;
+	}
+	return 0;
+}
+
 /* What each request bit asks, for the message that refuses it */
 static const struct {
 	unsigned int bit;

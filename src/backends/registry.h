@@ -33,6 +33,15 @@ int backend_options(const struct backend *b, const char *const *kv, int n,
 		    void **opts, char *err, size_t errlen);
 
 /*
+ * backend_options_text - the options @opts of @b that differ from their
+ * defaults, as "NAME NAME=VALUE ..." in the order of b->options (a flag
+ * by its name alone, a secret as NAME=(secret)), for the result; "" if
+ * none.  Returns -1 if @len is too small.
+ */
+int backend_options_text(const struct backend *b, const void *opts, char *buf,
+			 size_t len);
+
+/*
  * backend_check - 0 if @b can honour the requests @req (BE_CAN_* bits)
  * and, with @p not NULL, run every op of @p; otherwise -1 and
  * "-s: backend 'x' cannot ..." or "FILE:LINE: backend 'x' cannot run

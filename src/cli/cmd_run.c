@@ -191,6 +191,14 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 		return 2;
 	}
 	rc->be_run.opts = rc->be_opts;
+	if (backend_options_text(rc->be, rc->be_opts, rc->be_opts_text,
+				 sizeof(rc->be_opts_text))) {
+		fprintf(stderr, "dbench-ng: -o: the backend's options are "
+			"longer than %zu bytes\n", sizeof(rc->be_opts_text) - 1);
+		return 2;
+	}
+	rc->cfg.backend_version = (int)rc->be->version;
+	rc->cfg.backend_opts = rc->be_opts_text[0] ? rc->be_opts_text : NULL;
 	if (rc->cfg.runs > 1 && rc->cfg.json && !strcmp(rc->cfg.json, "-")) {
 		fprintf(stderr, "dbench-ng: --json - takes one run; give a "
 			"file name with --runs (one file per run)\n");

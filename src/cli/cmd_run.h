@@ -22,6 +22,7 @@ struct run_ctx {
 	const struct backend *be;
 	struct be_run be_run;	/* what the backend sees of the run */
 	void *be_opts;		/* the backend's options (-o) */
+	char be_opts_text[1024]; /* cfg.backend_opts points here */
 	struct program *progs[RUN_MAX_LOADFILES];
 	int nprogs;
 	int argc;

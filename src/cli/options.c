@@ -65,6 +65,8 @@ static int short_of(int i)
 {
 	const char *o = config_fields[i].opt;
 
+	if (!config_fields[i].lopt)
+		return 0; /* not an option (NPROCS, derived fields) */
 	return o[0] == '-' && o[1] && o[1] != '-' ? o[1] : 0;
 }
 

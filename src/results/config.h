@@ -27,13 +27,15 @@
  *   label  the row of the HTML table; unit  after the value there
  */
 #define CF_OPERAND  (1u << 0) /* the NPROCS operand, not an option */
-#define CF_DERIVED  (1u << 1) /* computed, not parsed (nclients) */
+#define CF_DERIVED  (1u << 1) /* computed, not parsed (nclients, backend_*) */
 #define CF_ZERO_OFF (1u << 2) /* HTML: 0 shows as "off" */
 #define CF_NULL_NO  (1u << 3) /* HTML: NULL shows as "no", a value plain */
 #define CF_NONEMPTY (1u << 4) /* command line: "" is refused */
 #define CF_OPTIONAL (1u << 5) /* may be absent from older JSON results: an
 				 INT then reads as jmin, a STR as NULL */
 #define CF_NO_HTML  (1u << 6) /* not in the HTML table */
+#define CF_ZERO_NA  (1u << 7) /* HTML: 0 shows as "not recorded" (an INT
+				 absent from an older JSON result) */
 
 /* clang-format off */
 #define CONFIG_FIELDS(X) \
@@ -45,6 +47,8 @@ X(warmup,         INT,  "--warmup",              "warmup",              "warmup_
 X(loadfile,       STR,  "-c",                    "loadfile",            "loadfile",            0, 0,          "Loadfile",            "",   CF_NONEMPTY) /* as given: may be a comma list */ \
 X(dir,            STR,  "-D",                    "directory",           "directory",           0, 0,          "Directory",           "",   CF_NONEMPTY) \
 X(backend,        STR,  "-B",                    "backend",             "backend",             0, 0,          "Backend",             "",   0) \
+X(backend_version, INT, "",                      NULL,                  "backend_version",     0, 1000000000, "Backend version",     "",   CF_DERIVED | CF_OPTIONAL | CF_ZERO_NA) /* the backend's own */ \
+X(backend_opts,   STR,  "-o",                    NULL,                  "backend_options",     0, 0,          "Backend options",     "",   CF_DERIVED | CF_OPTIONAL | CF_NULL_NO) /* backend_options_text(), NULL if none */ \
 X(target_rate,    DBL,  "-R",                    "target-rate",         "target_rate_mbps",    0, 0,          "Target rate",         " MB/s per client", CF_ZERO_OFF) /* 0 = off */ \
 X(sync_open,      BOOL, "-s",                    "sync",                "sync_open",           0, 0,          "Sync open",           "",   0) \
 X(sync_dirs,      BOOL, "-S",                    "sync-dir",            "sync_dirs",           0, 0,          "Sync directories",    "",   0) \

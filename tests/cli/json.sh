@@ -41,6 +41,13 @@ for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
 	grep -q "$k" "$j" || fail "the result lacks $k"
 done
 grep -q '"status": "ok"' "$j" || fail "status not ok"
+grep -q '"backend_version": 1,' "$j" && grep -q '"backend_options": null' "$j" ||
+	fail "backend version or options: $(grep '"backend' "$j")"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 -o no-openat2 -o no-openat2=1 \
+	--json "$TMP/o.json" -D "$D" 1 >/dev/null
+grep -q '"backend_options": "no-openat2"' "$TMP/o.json" ||
+	fail "-o no-openat2 not recorded: $(grep '"backend' "$TMP/o.json")"
+echo "ok: the backend's version and -o options are recorded"
 sha=$(sha256sum "$ROOT/loadfiles/netbench.load" | cut -d' ' -f1)
 grep -q "\"sha256\": \"$sha\"" "$j" || fail "loadfile sha256 is not $sha"
 [ "$(stat -c %a "$j")" = "$(printf '%o' $((0666 & ~$(umask))))" ] ||

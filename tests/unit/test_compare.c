@@ -479,6 +479,28 @@ static void test_notes_and_filters(void **state)
 	}
 	a[1]->status = RESULT_INTERRUPTED;
 	cmp_opts_default(&o);
+	/* results that do not record a backend: no note */
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_null(strstr(out, "another backend"));
+	free(out);
+	cmp_free(rep);
+	for (int i = 0; i < 2; i++) {
+		a[i]->cfg.backend = b[i]->cfg.backend = "fileio";
+		a[i]->cfg.backend_version = b[i]->cfg.backend_version = 1;
+	}
+	a[1]->cfg.backend_version = 0; /* not recorded: no difference */
+	b[1]->cfg.backend_opts = "no-openat2";
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "note: 1 of the 4 runs ran another "
+				    "backend, backend version or backend "
+				    "options than baseline run 1 (fileio "
+				    "version 1)"));
+	free(out);
+	cmp_free(rep);
+	b[0]->cfg.backend_version = 2;
+	a[1]->cfg.backend = "null";
 	rep = cmp_run(a, 2, b, 2, &o);
 	out = printed(rep);
 	printf("%s", out);
@@ -487,6 +509,8 @@ static void test_notes_and_filters(void **state)
 	assert_non_null(strstr(out, "note: baseline run 2 was interrupted"));
 	assert_non_null(strstr(out, "note: 2 of the 4 runs ran another number "
 				    "of clients than baseline run 1 (2)"));
+	assert_non_null(strstr(out, "note: 3 of the 4 runs ran another "
+				    "backend"));
 	free(out);
 	cmp_free(rep);
 

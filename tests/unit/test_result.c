@@ -97,6 +97,8 @@ static struct result *sample(void)
 	r->cfg.per_client = true;
 	r->cfg.stall_ms = 250;
 	r->cfg.runs = 3;
+	r->cfg.backend_version = 7;
+	r->cfg.backend_opts = "no-openat2 url=smb://h/s password=(secret)";
 	r->cfg.json = "given.json"; /* the file written is stored instead */
 	r->status = RESULT_INTERRUPTED;
 	r->signal = 2;
@@ -156,6 +158,9 @@ static void test_json_round_trip(void **state)
 	assert_false(b->cfg.sync_dirs);
 	assert_int_equal(b->cfg.stall_ms, 250);
 	assert_int_equal(b->cfg.runs, 3);
+	assert_int_equal(b->cfg.backend_version, 7);
+	assert_string_equal(b->cfg.backend_opts,
+			    "no-openat2 url=smb://h/s password=(secret)");
 	assert_string_equal(b->cfg.json, path);
 	assert_int_equal(b->status, RESULT_INTERRUPTED);
 	assert_int_equal(b->signal, 2);
@@ -242,9 +247,10 @@ static void test_json_duplicate_op(void **state)
 }
 
 /*
- * A result written before the config object had stall_threshold_ms, json
- * and runs still loads: the threshold is the watchdog's (stalls), or 0
- * when it did not run; no JSON path; one run.
+ * A result written before the config object had stall_threshold_ms, json,
+ * runs, backend_version and backend_options still loads: the threshold is
+ * the watchdog's (stalls), or 0 when it did not run; no JSON path; one
+ * run; the backend's version not recorded (0), no backend options.
  */
 static void test_json_old_format(void **state)
 {
@@ -264,6 +270,8 @@ static void test_json_old_format(void **state)
 	assert_int_equal(json_object_del(cfg, "stall_threshold_ms"), 0);
 	assert_int_equal(json_object_del(cfg, "json"), 0);
 	assert_int_equal(json_object_del(cfg, "runs"), 0);
+	assert_int_equal(json_object_del(cfg, "backend_version"), 0);
+	assert_int_equal(json_object_del(cfg, "backend_options"), 0);
 	st = json_object_get(doc, "stalls");
 	for (int enabled = 0; enabled < 2; enabled++) {
 		json_object_set_new(st, "enabled", json_boolean(enabled));
@@ -277,6 +285,8 @@ static void test_json_old_format(void **state)
 		assert_null(b->cfg.json);
 		assert_int_equal(b->cfg.runs, 1);
 		assert_string_equal(b->cfg.backend, "fileio");
+		assert_int_equal(b->cfg.backend_version, 0);
+		assert_null(b->cfg.backend_opts);
 		free(text);
 		result_free(b);
 		b = NULL;

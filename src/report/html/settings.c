@@ -60,7 +60,12 @@ void html_config_table(FILE *f, const struct config *c)
 		switch (fi->type) {
 		case CF_INT:
 			off = (fi->flags & CF_ZERO_OFF) && *(const int *)v <= 0;
-			if (!off)
+			if ((fi->flags & CF_ZERO_NA) && !*(const int *)v) {
+				kv_key(f, fi->label, fi->opt);
+				fputs("<span class=\"na\">not recorded</span>"
+				      "</td></tr>\n",
+				      f);
+			} else if (!off)
 				kv_int(f, fi->label, fi->opt, *(const int *)v,
 				       fi->unit);
 			break;

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_registry.c - the backend registry before any fork: the table
+ * (names, help), -o options parsed and refused with a message naming the
+ * option, the text of the options a result records (secrets hidden), and
+ * the refusal of a run a backend cannot do.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "registry.h"
+
+struct fake_opts {
+	bool fast;
+	int depth;
+	const char *url, *password;
+};
+
+static const struct be_option fake_options[] = {
+	{.name = "fast",
+	 .type = BE_OPT_FLAG,
+	 .help = "a flag",
+	 .offset = offsetof(struct fake_opts, fast)},
+	{.name = "depth",
+	 .type = BE_OPT_INT,
+	 .min = 1,
+	 .max = 64,
+	 .metavar = "N",
+	 .help = "a number",
+	 .offset = offsetof(struct fake_opts, depth)},
+	{.name = "url",
+	 .type = BE_OPT_STR,
+	 .metavar = "URL",
+	 .help = "text",
+	 .offset = offsetof(struct fake_opts, url)},
+	{.name = "password",
+	 .type = BE_OPT_STR,
+	 .metavar = "PW",
+	 .help = "a secret",
+	 .secret = true,
+	 .offset = offsetof(struct fake_opts, password)},
+	{.name = NULL},
+};
+
+static int fake_check(const void *opts, char *err, size_t errlen)
+{
+	const struct fake_opts *o = opts;
+
+	if (o->password && !o->url) {
+		snprintf(err, errlen, "-o password needs -o url");
+		return -1;
+	}
+	return 0;
+}
+
+static int fake_op(struct be_client *c, const struct lf_op *op, be_handle *h)
+{
+	(void)c;
+	(void)op;
+	(void)h;
+	return 0;
+}
+
+static const struct backend fake = {
+	.api = BACKEND_API_VERSION,
+	.name = "fake",
+	.summary = "a test",
+	.version = 3,
+	.caps = BE_CAN_FSYNC,
+	.options = fake_options,
+	.opts_size = sizeof(struct fake_opts),
+	.check = fake_check,
+	.op = {[OP_NTCREATEX] = fake_op, [OP_CLOSE] = fake_op},
+};
+
+/* parse @n strings into *@o; the return of backend_options() */
+static int parse(const char *const *kv, int n, struct fake_opts **o, char *err)
+{
+	void *p = NULL;
+	int rc = backend_options(&fake, kv, n, &p, err, 256);
+
+	*o = p;
+	return rc;
+}
+
+static void test_table(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_string_equal(backend_default()->name, "fileio");
+	assert_ptr_equal(backend_find("null"), &backend_null);
+	assert_null(backend_find("nfs"));
+	assert_string_equal(backend_names(), "fileio, null");
+	assert_non_null(f);
+	backend_help(f);
+	fclose(f);
+	assert_non_null(
+		strstr(buf, "fileio (default) or null (no I/O at all)"));
+	assert_non_null(strstr(buf, "fileio: -o no-openat2\n"));
+	free(buf);
+}
+
+static void test_options(void **state)
+{
+	const char *ok[] = {"fast", "depth=8", "url=smb://h/s", "password=pw",
+			    "fast=0"};
+	struct fake_opts *o;
+	char err[256], text[256];
+
+	(void)state;
+	assert_int_equal(parse(ok, 5, &o, err), 0);
+	assert_false(o->fast); /* the last one wins */
+	assert_int_equal(o->depth, 8);
+	assert_string_equal(o->url, "smb://h/s");
+	assert_int_equal(backend_options_text(&fake, o, text, sizeof(text)), 0);
+	assert_string_equal(text, "depth=8 url=smb://h/s password=(secret)");
+	assert_int_equal(backend_options_text(&fake, o, text, 20), -1);
+	free(o);
+
+	assert_int_equal(parse(NULL, 0, &o, err), 0);
+	assert_int_equal(backend_options_text(&fake, o, text, sizeof(text)), 0);
+	assert_string_equal(text, "");
+	free(o);
+
+	const struct {
+		const char *kv, *msg;
+	} bad[] = {
+		{"nope=1",
+		 "-o nope=1: backend 'fake' has no option 'nope' (its "
+		 "options: fast, depth, url, password)"},
+		{"fast=yes", "-o fast=yes: 'yes' is not 0 or 1"},
+		{"depth", "-o depth needs a value (depth=N)"},
+		{"depth=65",
+		 "-o depth=65: '65' is not a whole number in 1..64"},
+		{"depth=1x",
+		 "-o depth=1x: '1x' is not a whole number in 1..64"},
+		{"url=", "-o url needs a value (url=URL)"},
+		{"password=x", "-o password needs -o url"}, /* check() */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&bad[i].kv, 1, &o, err), -1);
+		assert_string_equal(err, bad[i].msg);
+		free(o);
+	}
+}
+
+static void test_check(void **state)
+{
+	struct lf_op ops[2] = {{.type = OP_NTCREATEX, .line = 4},
+			       {.type = OP_RENAME, .line = 9}};
+	struct program p = {.name = "x.load", .ops = ops, .nops = 2};
+	char err[256];
+
+	(void)state;
+	assert_int_equal(
+		backend_check(&fake, NULL, BE_CAN_FSYNC, err, sizeof(err)), 0);
+	assert_int_equal(backend_check(&fake, NULL,
+				       BE_CAN_FSYNC | BE_CAN_SYNC_OPEN, err,
+				       sizeof(err)),
+			 -1);
+	assert_string_equal(err, "-s: backend 'fake' cannot open files with "
+				 "O_SYNC");
+	assert_int_equal(backend_check(&fake, &p, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "x.load:9: backend 'fake' cannot run "
+				 "'Rename'");
+	p.nops = 1;
+	assert_int_equal(backend_check(&fake, &p, 0, err, sizeof(err)), 0);
+	/* null does no I/O: every request is moot */
+	assert_int_equal(backend_check(&backend_null, NULL, BE_CAN_ALL, err,
+				       sizeof(err)),
+			 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
