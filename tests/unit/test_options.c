@@ -299,6 +299,26 @@ static void test_help_version(void **state)
 			fail_msg("case %zu: '%s' not in output", i,
 				 cases[i].want);
 	}
+	/* every setting with an option is in --help, with its short form:
+	 * a field added to CONFIG_FIELDS without a help line fails here */
+	assert_int_equal(parse_captured(cases[0].args, STDOUT_FILENO, out,
+					sizeof(out)),
+			 OPT_EXIT_OK);
+	for (int i = 0; i < CFG_NR; i++) {
+		const struct config_field_info *fi = &config_fields[i];
+		char want[96];
+
+		if (!fi->lopt)
+			continue;
+		if (fi->opt[0] == '-' && fi->opt[1] != '-')
+			snprintf(want, sizeof(want), "%s, --%s", fi->opt,
+				 fi->lopt);
+		else
+			snprintf(want, sizeof(want), "    --%s", fi->lopt);
+		if (!strstr(out, want))
+			fail_msg("--help lacks '%s' (config field %s)", want,
+				 fi->field);
+	}
 }
 
 /*
