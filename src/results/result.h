@@ -136,6 +136,27 @@ struct result_stall {
 	struct result_stall_sample samples[STALL_MAX_SAMPLES];
 };
 
+/* How resource @i's pressure changed over stall @ev (avg10 in %, the
+ * stalled time in ms from the "some" total); false unless PSI was read at
+ * both ends.  For the reports. */
+struct psi_change {
+	double some0, some1, full0, full1, stalled_ms;
+};
+
+static inline bool psi_change(const struct result_stall *ev, int i,
+			      struct psi_change *c)
+{
+	const struct result_psi *a = &ev->psi_start[i], *b = &ev->psi_end[i];
+
+	if (!a->valid || !b->valid)
+		return false;
+	*c = (struct psi_change){a->some_avg10, b->some_avg10, a->full_avg10,
+				 b->full_avg10,
+				 (double)(b->some_total_us - a->some_total_us) /
+					 1e3};
+	return true;
+}
+
 /* A distinct kernel stack seen in stall samples, with how often. */
 struct result_folded {
 	char *stack;

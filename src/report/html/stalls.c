@@ -37,17 +37,15 @@ static void psi_cell(FILE *f, const struct result_stall *ev)
 	bool any = false;
 
 	for (int i = 0; i < PSI_NR; i++) {
-		const struct result_psi *a = &ev->psi_start[i];
-		const struct result_psi *b = &ev->psi_end[i];
+		struct psi_change c;
 
-		if (!a->valid || !b->valid)
+		if (!psi_change(ev, i, &c))
 			continue;
 		fprintf(f,
 			"%s<span class=\"op\">%s some %.2f&#8594;%.2f%%, "
 			"full %.2f&#8594;%.2f%%, +%.1f ms</span>",
-			any ? "<br/>" : "", psi_name[i], a->some_avg10,
-			b->some_avg10, a->full_avg10, b->full_avg10,
-			(double)(b->some_total_us - a->some_total_us) / 1e3);
+			any ? "<br/>" : "", psi_name[i], c.some0, c.some1,
+			c.full0, c.full1, c.stalled_ms);
 		any = true;
 	}
 	if (!any)
