@@ -21,7 +21,7 @@ override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
-PKGS     := zlib jansson
+PKGS     = zlib jansson $(PKGS_BE)
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 
@@ -44,6 +44,24 @@ USES_cli      := cli analysis report backends engine results workload base
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
 $(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(shell find src/$(l) -name '*.c'))))
+
+# Backends that need a library, as NAME:PKGCONFIG:DEBIAN-PACKAGE.  One whose
+# library pkg-config finds is built from src/backends/NAME/ (its registry
+# entry under HAVE_BACKEND_NAME, its library linked); the others are left
+# out, the link says so, and -B NAME names the package to install
+# (docs/backends.md).  None yet: the SMB and NFS backends will be the first.
+OPT_BACKENDS ?=
+be_field   = $(word $(2),$(subst :, ,$(1)))
+BE_FOUND   := $(foreach b,$(OPT_BACKENDS),$(if $(shell pkg-config --exists \
+		'$(call be_field,$(b),2)' && echo y),$(b)))
+BE_MISSING := $(filter-out $(BE_FOUND),$(OPT_BACKENDS))
+SRC_backends := $(filter-out $(foreach b,$(BE_MISSING),src/backends/$(call \
+		be_field,$(b),1)/%),$(SRC_backends))
+PKGS_BE    := $(foreach b,$(BE_FOUND),$(call be_field,$(b),2))
+# what registry.c is told, also a file so that a change rebuilds it
+BE_DEFS    := $(foreach b,$(BE_FOUND),-DHAVE_BACKEND_$(call be_field,$(b),1)) \
+	      -DDBNG_MISSING_BACKENDS='"$(foreach b,$(BE_MISSING),$(call \
+		be_field,$(b),1):$(call be_field,$(b),3) )"'
 SRC      := $(foreach l,$(LAYERS),$(SRC_$(l)))
 OBJ      := $(SRC:%.c=build/%.o)
 MAIN_OBJ := build/src/cli/main.o
@@ -94,7 +112,7 @@ Q_AR = @echo '  AR      $@';
 endif
 
 .PHONY: all deps deps-check run check bench install clean format lint workload \
-	test-progs
+	test-progs print-backends
 
 all: $(PROG)
 
@@ -106,6 +124,17 @@ deps-check:
 
 $(PROG): $(MAIN_OBJ) $(LIBS_ALL) build/flags.txt
 	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBS_ALL) $(LIBS)
+	@$(foreach b,$(BE_MISSING),echo "note: backend '$(call \
+		be_field,$(b),1)' not built: pkg-config finds no \
+		$(call be_field,$(b),2) (apt-get install $(call \
+		be_field,$(b),3), then make)" >&2;)
+
+# which optional backends this build has, and which it leaves out
+print-backends:
+	@echo "built:$(foreach b,$(BE_FOUND), $(call be_field,$(b),1))"
+	@echo "not built:$(if $(BE_MISSING), $(strip $(foreach \
+		b,$(BE_MISSING),$(call be_field,$(b),1) (needs $(call \
+		be_field,$(b),3)))))"
 
 build/lib%.a:
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -127,6 +156,13 @@ build/version.txt: FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 build/src/base/version.o: build/version.txt
 build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+build/backends.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BE_DEFS)' | cmp -s - $@ || echo '$(BE_DEFS)' > $@
+build/src/backends/registry.o: build/backends.txt
+build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
+$(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
+	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
 .PHONY: FORCE
 FORCE:
 

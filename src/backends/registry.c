@@ -5,6 +5,7 @@
  * before any fork, that a backend can do what the run asks.
  */
 #include "registry.h"
+#include "registry_test.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,8 +16,61 @@
 static const struct backend *const backends[] = {
 	&backend_fileio, /* the first is the default */
 	&backend_null,
+	/* the backends that need a library, under HAVE_BACKEND_NAME (the
+	 * Makefile's OPT_BACKENDS) */
 };
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+/* "NAME:DEBIAN-PACKAGE ..." of the backends this build left out because
+ * pkg-config did not find their library (the Makefile's OPT_BACKENDS) */
+#ifndef DBNG_MISSING_BACKENDS
+#define DBNG_MISSING_BACKENDS ""
+#endif
+static const char missing_backends[] = DBNG_MISSING_BACKENDS;
+
+int backend_missing_in(const char *list, const char *name, char *deb,
+		       size_t len)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		const char *end = p + strcspn(p, " "), *colon;
+
+		colon = memchr(p, ':', (size_t)(end - p));
+		if (colon && (size_t)(colon - p) == n && !strncmp(p, name, n)) {
+			snprintf(deb, len, "%.*s", (int)(end - colon - 1),
+				 colon + 1);
+			return 1;
+		}
+		p = end + strspn(end, " ");
+	}
+	return 0;
+}
+
+int backend_unavailable(const char *name, char *deb, size_t len)
+{
+	return backend_missing_in(missing_backends, name, deb, len);
+}
+
+void backend_missing_help(FILE *f, const char *list)
+{
+	int first = 1;
+
+	for (const char *p = list; *p; first = 0) {
+		const char *end = p + strcspn(p, " ");
+		const char *colon = memchr(p, ':', (size_t)(end - p));
+
+		if (!colon)
+			break;
+		fprintf(f, "%s%.*s (needs %.*s)",
+			first ? "                             not built here: "
+			      : ", ",
+			(int)(colon - p), p, (int)(end - colon - 1), colon + 1);
+		p = end + strspn(end, " ");
+	}
+	if (!first)
+		fputc('\n', f);
+}
 
 const struct backend *backend_default(void)
 {
@@ -54,7 +108,9 @@ void backend_help(FILE *f)
 			!i ? "" : i + 1 == NBACKENDS ? " or " : ", ",
 			backends[i]->name,
 			!i ? "default" : backends[i]->summary);
-	fprintf(f, "\n  -o, --backend-option=NAME[=VALUE]\n"
+	fputc('\n', f);
+	backend_missing_help(f, missing_backends);
+	fprintf(f, "  -o, --backend-option=NAME[=VALUE]\n"
 		"                             an option of the backend:\n");
 	for (size_t i = 0; i < NBACKENDS; i++) {
 		const struct be_option *o = backends[i]->options;

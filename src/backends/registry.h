@@ -18,6 +18,11 @@ const struct backend *backend_default(void);
 /* backend_find - the backend called @name, or NULL */
 const struct backend *backend_find(const char *name);
 
+/* backend_unavailable - 1 if @name is a backend this build left out (its
+ * library was not found), with the Debian package that has the library
+ * in @deb; else 0 */
+int backend_unavailable(const char *name, char *deb, size_t len);
+
 /* backend_names - "fileio, null" for messages */
 const char *backend_names(void);
 

@@ -175,6 +175,14 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 		break;
 	}
 	rc->be = backend_find(rc->cfg.backend);
+	if (!rc->be && backend_unavailable(rc->cfg.backend, err, sizeof(err))) {
+		fprintf(stderr,
+			"dbench-ng: -B %s: this build has no '%s' backend: "
+			"pkg-config did not find its library (apt-get install "
+			"%s, then make again)\n",
+			rc->cfg.backend, rc->cfg.backend, err);
+		return 3;
+	}
 	if (!rc->be) {
 		fprintf(stderr,
 			"dbench-ng: -B: unknown backend '%s' (known: %s)\n",

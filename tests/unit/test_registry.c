@@ -3,7 +3,8 @@
  * test_registry.c - the backend registry before any fork: the table
  * (names, help), -o options parsed and refused with a message naming the
  * option, the text of the options a result records (secrets hidden), and
- * the refusal of a run a backend cannot do.
+ * the refusal of a run a backend cannot do, the backends a build left out
+ * for want of their library.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "registry.h"
+#include "registry_test.h"
 
 struct fake_opts {
 	bool fast;
@@ -180,12 +182,42 @@ static void test_check(void **state)
 			 0);
 }
 
+static void test_missing(void **state)
+{
+	const char *list = "smb:libsmbclient-dev  nfs:libnfs-dev ";
+	char deb[64], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(backend_missing_in(list, "nfs", deb, sizeof(deb)), 1);
+	assert_string_equal(deb, "libnfs-dev");
+	assert_int_equal(backend_missing_in(list, "smb", deb, sizeof(deb)), 1);
+	assert_string_equal(deb, "libsmbclient-dev");
+	assert_int_equal(backend_missing_in(list, "sm", deb, sizeof(deb)), 0);
+	assert_int_equal(backend_missing_in(list, "libnfs-dev", deb, 64), 0);
+	assert_int_equal(backend_missing_in("", "smb", deb, sizeof(deb)), 0);
+	/* this build leaves nothing out (OPT_BACKENDS is empty) */
+	assert_int_equal(backend_unavailable("smb", deb, sizeof(deb)), 0);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	backend_missing_help(f, list);
+	backend_missing_help(f, "");
+	fclose(f);
+	assert_string_equal(buf, "                             not built here: "
+				 "smb (needs libsmbclient-dev), nfs (needs "
+				 "libnfs-dev)\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_missing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

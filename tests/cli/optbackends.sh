@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Backends that need a library (the Makefile's OPT_BACKENDS): one whose
+# library pkg-config finds is built, the others are left out and named
+# with the Debian package to install.  zlib (which dbench-ng links) stands
+# for a library that is there, a made-up name for one that is not; only
+# make's evaluation runs (make print-backends builds nothing).  What the
+# program says of a backend left out is in tests/unit/test_registry.c.
+. "$(dirname "$0")/../lib.sh"
+
+command -v make >/dev/null || skip "make not installed"
+out=$(make -s -C "$ROOT" --no-print-directory print-backends \
+	OPT_BACKENDS="zb:zlib:zlib1g-dev demo:dbng-no-such-library:libdemo-dev") ||
+	fail "make print-backends failed: $out"
+want="built: zb
+not built: demo (needs libdemo-dev)"
+[ "$out" = "$want" ] || fail "make print-backends said '$out', want '$want'"
+echo "ok: a backend whose library is found is built, one whose is not is named"
+out=$(make -s -C "$ROOT" --no-print-directory print-backends) ||
+	fail "make print-backends failed: $out"
+[ "$out" = "built:
+not built:" ] || fail "the default OPT_BACKENDS is not empty: '$out'"
+echo "ok: this build has no optional backends"
