@@ -28,21 +28,40 @@ static const struct backend *const backends[] = {
 #endif
 static const char missing_backends[] = DBNG_MISSING_BACKENDS;
 
+struct missing_entry {
+	const char *name;
+	int nlen;
+	const char *deb;
+	int dlen;
+};
+
+/* The entry of @list at @p ("NAME:DEB ..."): its name and package; returns
+ * where the next one starts, or NULL at the end (or at a malformed one). */
+static const char *missing_next(const char *p, struct missing_entry *e)
+{
+	const char *end, *colon;
+
+	p += strspn(p, " ");
+	end = p + strcspn(p, " ");
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!*p || !colon)
+		return NULL;
+	*e = (struct missing_entry){p, (int)(colon - p), colon + 1,
+				    (int)(end - colon - 1)};
+	return end;
+}
+
 int backend_missing_in(const char *list, const char *name, char *deb,
 		       size_t len)
 {
-	size_t n = strlen(name);
+	struct missing_entry e;
 
-	for (const char *p = list; *p;) {
-		const char *end = p + strcspn(p, " "), *colon;
-
-		colon = memchr(p, ':', (size_t)(end - p));
-		if (colon && (size_t)(colon - p) == n && !strncmp(p, name, n)) {
-			snprintf(deb, len, "%.*s", (int)(end - colon - 1),
-				 colon + 1);
+	for (const char *p = list; (p = missing_next(p, &e));) {
+		if ((size_t)e.nlen == strlen(name) &&
+		    !strncmp(e.name, name, (size_t)e.nlen)) {
+			snprintf(deb, len, "%.*s", e.dlen, e.deb);
 			return 1;
 		}
-		p = end + strspn(end, " ");
 	}
 	return 0;
 }
@@ -54,21 +73,15 @@ int backend_unavailable(const char *name, char *deb, size_t len)
 
 void backend_missing_help(FILE *f, const char *list)
 {
-	int first = 1;
+	struct missing_entry e;
+	int n = 0;
 
-	for (const char *p = list; *p; first = 0) {
-		const char *end = p + strcspn(p, " ");
-		const char *colon = memchr(p, ':', (size_t)(end - p));
-
-		if (!colon)
-			break;
+	for (const char *p = list; (p = missing_next(p, &e)); n++)
 		fprintf(f, "%s%.*s (needs %.*s)",
-			first ? "                             not built here: "
-			      : ", ",
-			(int)(colon - p), p, (int)(end - colon - 1), colon + 1);
-		p = end + strspn(end, " ");
-	}
-	if (!first)
+			n ? ", "
+			  : "                             not built here: ",
+			e.nlen, e.name, e.dlen, e.deb);
+	if (n)
 		fputc('\n', f);
 }
 
