@@ -79,13 +79,22 @@ compare_runs() {
 	  "$(tail -1 "$TMP/b-$tag" | sed 's/^Throughput [^ ]* MB.sec//; s/max_latency=.*//')" ] ||
 		fail "Throughput lines differ: $(tail -1 "$TMP/a-$tag") / $(tail -1 "$TMP/b-$tag")"
 	# dbench's meaning: Throughput = the last execute line's MB/sec,
-	# max_latency = the largest execute-line latency
-	awk '/ execute / {mb = $3; if ($(NF-1) > ml) ml = $(NF-1)}
-	     /^Throughput/ {if (sprintf("%.2f", $2) != sprintf("%.2f", mb)) bad = 1;
+	# max_latency = the largest execute-line latency.  The line prints
+	# the value with %.2f, Throughput with %g (6 significant digits):
+	# the two roundings of one value differ by at most half a unit of
+	# each's last digit (re-rounding the %g text to 2 decimals would not
+	# always give the line's figure: 579.5649 prints as 579.56 and
+	# 579.565)
+	awk 'function abs(x) { return x < 0 ? -x : x }
+	     function half_ulp_g(x) { return 0.5 * 10 ^ (int(log(x) / log(10)) - 5) }
+	     / execute / {mb = $3; if ($(NF-1) > ml) ml = $(NF-1)}
+	     /^Throughput/ {t = $2
+	                    if (t > 0 ? abs(t - mb) > 0.005 + half_ulp_g(t) + 1e-9 : mb != 0) bad = 1
 	                    split($0, a, "max_latency="); split(a[2], b, " ");
 	                    if (sprintf("%.3f", b[1]) != sprintf("%.3f", ml)) bad = 2}
 	     END {exit bad}' "$TMP/b-$tag" ||
-		fail "Throughput/max_latency do not follow the execute lines"
+		fail "Throughput/max_latency do not follow the execute lines:" \
+			"$(grep -E ' execute |^Throughput' "$TMP/b-$tag" | tail -3)"
 	echo "ok: $tag: $(tail -1 "$TMP/b-$tag")"
 }
 
