@@ -20,7 +20,7 @@ build() {
 	local name=$1 layer=$2
 	shift 2
 	# shellcheck disable=SC2086,SC2046 # flags, one per word
-	clang $FLAGS $(make -s -C "$ROOT" print-incs-"$layer") -o "$TMP/$name" \
+	clang $FLAGS $(make -s --no-print-directory -C "$ROOT" print-incs-"$layer") -o "$TMP/$name" \
 		"$ROOT/tests/fuzz/$name.c" "$@" \
 		$(pkg-config --libs zlib jansson) -lm 2>"$TMP/$name.build" ||
 		{ grep -q "fuzzer" "$TMP/$name.build" &&
