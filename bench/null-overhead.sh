@@ -13,8 +13,11 @@
 #                    execute progress line)
 #                 / (lines column at the last - lines column at the first)
 #
-# (the lines column is already per client).  The goal is < 100 ns/op at
-# 1 client.  "CPU ns/op" is (user + sys CPU seconds of the whole process
+# (the lines column is already per client).  Two of those nanoseconds are
+# clock reads (clock_gettime(CLOCK_MONOTONIC), vDSO): clock-cost.c, built
+# here with $CC (default cc), measures one read on this machine, and the
+# goal at 1 client is ns/op <= 2 clock reads + 20 ns (issue 11).
+# "CPU ns/op" is (user + sys CPU seconds of the whole process
 # tree) / (lines column of the last progress line * clients), warmup and
 # loadfile parsing included, so it is a little higher.  "table ns/op" is a
 # cross-check from the per-op table: SECS * clients / (sum of the Count
@@ -82,9 +85,16 @@ work=$(mktemp -d /tmp/dbng-null.XXXXXX)
 csv=$RESULTS_DIR/null.csv
 echo "clients,round,exec_s,exec_lines_per_client,ns_per_op,table_ops,table_ns_per_op,total_lines,user_s,sys_s,cpu_ns_per_op" >"$csv"
 
+if ! ${CC:-cc} -O2 -I"$top/src/base" -o "$work/clock-cost" "$here/clock-cost.c"; then
+	echo "null-overhead.sh: cannot build clock-cost.c with ${CC:-cc}" >&2
+	exit 2
+fi
+clock=$("$work/clock-cost")
+goal_ns=$(awk -v c="$clock" 'BEGIN { printf "%.1f", 2 * c + 20 }')
 {
 echo "== dbench-ng harness cost, -B null (no I/O), loadfile $LOADFILE"
-echo "   $NULL_ROUNDS rounds x -t $NULL_SECS --warmup $WARMUP; goal at 1 client: < 100 ns/op"
+echo "   one clock read (clock_ns, CLOCK_MONOTONIC): $clock ns"
+echo "   $NULL_ROUNDS rounds x -t $NULL_SECS --warmup $WARMUP; goal at 1 client: <= 2 reads + 20 = $goal_ns ns/op"
 } | tee "$RESULTS_DIR/null-summary.txt"
 
 for n in $NULL_CLIENTS; do
@@ -121,15 +131,16 @@ for n in $NULL_CLIENTS; do
 	done
 	m=$(median "${nsop[@]}")
 	goal=
+	beyond=$(awk -v m="$m" -v c="$clock" 'BEGIN { printf "%.1f", m - 2 * c }')
 	if [ "$n" = 1 ]; then
-		if awk -v m="$m" 'BEGIN { exit !(m < 100) }'; then
-			goal="   goal < 100: MET"
+		if awk -v m="$m" -v g="$goal_ns" 'BEGIN { exit !(m <= g) }'; then
+			goal="   goal <= $goal_ns: MET"
 		else
-			goal="   goal < 100: NOT MET"
+			goal="   goal <= $goal_ns: NOT MET"
 		fi
 	fi
 	{
-	printf '   %2d client(s): %6.1f ns/op (median)%s\n' "$n" "$m" "$goal"
+	printf '   %2d client(s): %6.1f ns/op (median), %s ns beyond the two clock reads%s\n' "$n" "$m" "$beyond" "$goal"
 	printf '      rounds ns/op:       %s\n' "${nsop[*]}"
 	printf '      rounds table ns/op: %s\n' "${tnsop[*]}"
 	printf '      rounds CPU ns/op:   %s  (user+sys, warmup and parsing included)\n' "${cnsop[*]}"

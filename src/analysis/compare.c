@@ -82,6 +82,41 @@ static bool other_backend(const struct result *x, const struct result *ref)
 	       !str_eq(a->backend_opts, b->backend_opts);
 }
 
+const char *cmp_paths_of(const struct result *x)
+{
+	if (x->cfg.paths)
+		return x->cfg.paths;
+	if (!x->tool || strcmp(x->tool, "dbench-ng"))
+		return "full"; /* dbench 4.0 itself */
+	return x->has_bins ? "dirfd" : NULL;
+}
+
+bool cmp_paths_differ(struct result *const *res, const char *const *names,
+		      int n, char *err, size_t len)
+{
+	const char *ref = NULL, *p;
+	int r = -1;
+
+	for (int i = 0; i < n; i++) {
+		p = cmp_paths_of(res[i]);
+		if (!p)
+			continue;
+		if (!ref) {
+			ref = p;
+			r = i;
+		} else if (strcmp(p, ref)) {
+			snprintf(err, len,
+				 "%s ran --paths %s and %s --paths %s: "
+				 "--paths dirfd asks less of the kernel, so "
+				 "their numbers are not comparable",
+				 names && names[r] ? names[r] : "one run", ref,
+				 names && names[i] ? names[i] : "another", p);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void config_notes(struct cmp_report *r, struct result **base,
 			 struct result **cand)
 {

@@ -27,6 +27,22 @@ struct cmp_opts {
 };
 
 /* the defaults above */
+/*
+ * cmp_paths_of - how the fileio calls of run @x named their paths:
+ * "full" (dbench 4.0's whole paths; also every dbench 4.0 log), "dirfd"
+ * (directory fds; also every dbench-ng JSON result made before --paths),
+ * or NULL if unknown (a dbench-ng text log).
+ */
+const char *cmp_paths_of(const struct result *x);
+
+/*
+ * cmp_paths_differ - do the runs @res[0..n-1] (named @names, NULL for
+ * "run N") mix --paths modes?  Their numbers are not comparable: a message
+ * naming two of them in @err, and true.
+ */
+bool cmp_paths_differ(struct result *const *res, const char *const *names,
+		      int n, char *err, size_t len);
+
 void cmp_opts_default(struct cmp_opts *o);
 
 /*

@@ -31,7 +31,10 @@
 /* What a backend opened: an fd, an SMBCFILE *, a struct nfsfh *.  The
  * engine keeps one per handle slot and passes it back; it never looks in. */
 typedef union be_handle {
-	int fd;
+	struct {
+		int fd;	      /* an fd ... */
+		uint32_t aux; /* ... and what else the backend keeps with it */
+	};
 	void *ptr;
 	uint64_t u64;
 } be_handle;
@@ -52,8 +55,9 @@ enum {
 	BE_CAN_ONE_BYTE_FIX = 1u << 6, /* --one-byte-write-fix */
 	BE_USES_DIR = 1u << 7,	       /* works beneath -D DIR */
 	BE_NO_IO = 1u << 8,	       /* does no I/O at all */
+	BE_CAN_DIRFD = 1u << 9,	       /* --paths dirfd */
 };
-#define BE_CAN_ALL 0x7fu /* every BE_CAN_* bit */
+#define BE_CAN_ALL 0x27fu /* every BE_CAN_* bit */
 
 /* A backend's own option, -o NAME or -o NAME=VALUE. */
 enum be_opt_type {

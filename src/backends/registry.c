@@ -275,6 +275,7 @@ static const struct {
 	{BE_CAN_STAT_CHECK, "--stat-check", "skip calls after a stat"},
 	{BE_CAN_ONE_BYTE_FIX, "--one-byte-write-fix",
 	 "skip one-byte zero writes"},
+	{BE_CAN_DIRFD, "--paths dirfd", "work through directory fds"},
 };
 
 int backend_check(const struct backend *b, const struct program *p,

@@ -152,6 +152,19 @@ int check_main(int argc, char **argv)
 		st = done ? 0 : CHECK_SKIP;
 		goto out;
 	}
+	for (int i = 0; i < nb; i++) {
+		const char *p = cmp_paths_of(base[i]);
+
+		if (p && strcmp(p, rc.cfg.paths)) {
+			fprintf(stderr,
+				"dbench-ng check: %s ran --paths %s, this run "
+				"--paths %s: --paths dirfd asks less of the "
+				"kernel, so their numbers are not comparable\n",
+				base_names[i], p, rc.cfg.paths);
+			st = CHECK_SKIP;
+			goto out;
+		}
+	}
 	rc.cfg.runs = max_runs;	/* --json names one file per run */
 	null = verbose ? NULL : fopen("/dev/null", "w");
 	rc.out = rc.cfg.out = verbose ? stderr : null ? null : stderr;

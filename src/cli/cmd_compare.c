@@ -56,6 +56,8 @@ static void usage(FILE *f)
 		"  -s, --seed=N         bootstrap seed (default 1)\n"
 		"  -c, --changed        show only the rows that are not 'no "
 		"change'\n"
+		"      --mixed-paths    compare runs of different --paths "
+		"modes all the same\n"
 		"  -j, --json=FILE      also write the comparison as JSON "
 		"('-': stdout)\n"
 		"  -h, --help           this text\n"
@@ -124,6 +126,7 @@ int compare_main(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"json", required_argument, NULL, 'j'},
 		{"changed", no_argument, NULL, 'c'},
+		{"mixed-paths", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -133,7 +136,7 @@ int compare_main(int argc, char **argv)
 	struct cmp_opts o;
 	char err[1024];
 	int sep = -1, c, nb, nc, rc = 2;
-	bool changed = false;
+	bool changed = false, mixed = false;
 	uint64_t u;
 
 	cmp_opts_default(&o);
@@ -192,6 +195,9 @@ int compare_main(int argc, char **argv)
 		case 'c':
 			changed = true;
 			break;
+		case 'P':
+			mixed = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -225,6 +231,23 @@ int compare_main(int argc, char **argv)
 	if (load_side(argv + optind, nb, res) ||
 	    load_side(argv + sep + 1, nc, res + nb))
 		goto out;
+	if (!mixed) {
+		const char **names = calloc((size_t)(nb + nc), sizeof(*names));
+
+		for (int i = 0; names && i < nb + nc; i++)
+			names[i] = i < nb ? argv[optind + i]
+					  : argv[sep + 1 + i - nb];
+		if (names &&
+		    cmp_paths_differ(res, names, nb + nc, err, sizeof(err))) {
+			fprintf(stderr,
+				"dbench-ng compare: %s (--mixed-paths compares "
+				"them anyway)\n",
+				err);
+			free(names);
+			goto out;
+		}
+		free(names);
+	}
 	rep = cmp_run_named(res, nb, res + nb, nc,
 			    (const char *const *)argv + optind,
 			    (const char *const *)argv + sep + 1, &o);

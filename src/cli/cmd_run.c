@@ -80,7 +80,8 @@ static unsigned int backend_requests(const struct config *cfg)
 	       (cfg->xattr ? BE_CAN_XATTR : 0) |
 	       (cfg->no_resolve ? BE_CAN_NO_RESOLVE : 0) |
 	       (cfg->stat_check ? BE_CAN_STAT_CHECK : 0) |
-	       (cfg->one_byte_fix ? BE_CAN_ONE_BYTE_FIX : 0);
+	       (cfg->one_byte_fix ? BE_CAN_ONE_BYTE_FIX : 0) |
+	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0);
 }
 
 /* What the result records about the run before it starts. */

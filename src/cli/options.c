@@ -26,10 +26,11 @@ static int nbe_opts;
  * has the short option X.
  */
 struct cli_field {
-	long def;	      /* INT */
-	const char *def_str;  /* STR */
-	long min, max;	      /* INT */
-	const char *why;      /* DBL: after "'VALUE' " */
+	long def;	     /* INT */
+	const char *def_str; /* STR */
+	long min, max;	     /* INT */
+	const char *why;     /* DBL: after "'VALUE' " */
+	const char *choices; /* STR: the values allowed, "a|b", or NULL */
 };
 
 static const struct cli_field cli[CFG_NR] = {
@@ -40,6 +41,7 @@ static const struct cli_field cli[CFG_NR] = {
 	[CFG_loadfile] = {.def_str = OPT_BUILTIN},
 	[CFG_dir] = {.def_str = "."},
 	[CFG_backend] = {0}, /* the registry's first (opt_parse) */
+	[CFG_paths] = {.def_str = "full", .choices = "full|dirfd"},
 	[CFG_target_rate] = {.why = "is not a rate in MB/s (>= 0)"},
 	[CFG_stall_ms] = {.def = 100, .min = 0, .max = 3600000},
 	[CFG_runs] = {.def = 1, .min = 1, .max = 1000},
@@ -127,7 +129,11 @@ static void opt_usage(FILE *f)
 "                             (default: the built-in workload, "
 OPT_BUILTIN ")\n"
 "  -D, --directory=DIR        base directory (default .); clients work in\n"
-"                             DIR/clients and touch nothing else\n");
+"                             DIR/clients and touch nothing else\n"
+"      --paths=MODE           full (default): every call names its whole\n"
+"                             path from DIR, as dbench 4.0; dirfd: calls\n"
+"                             relative to cached directory fds, a lighter\n"
+"                             load not comparable with dbench's\n");
 	backend_help(f);
 	fprintf(f,
 "  -R, --target-rate=MBPS     per-client target rate in MB/s\n"
@@ -213,6 +219,21 @@ FILE *opt_out(const struct config *cfg)
 	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
 }
 
+/* Is @val one of the '|'-separated @choices? */
+static bool is_choice(const char *choices, const char *val)
+{
+	size_t n = strlen(val);
+
+	for (const char *c = choices; *c;) {
+		size_t len = strcspn(c, "|");
+
+		if (len == n && !strncmp(c, val, n))
+			return true;
+		c += len + (c[len] == '|');
+	}
+	return false;
+}
+
 /* Set field @i of @cfg from @val.  0, or -1 with a message printed. */
 static int set_field(struct config *cfg, int i, char *val)
 {
@@ -233,6 +254,13 @@ static int set_field(struct config *cfg, int i, char *val)
 		*(const char **)v = val;
 		if ((fi->flags & CF_NONEMPTY) && !*val)
 			return bad_value(fi->opt, val, "is empty");
+		if (cli[i].choices && !is_choice(cli[i].choices, val)) {
+			char why[80];
+
+			snprintf(why, sizeof(why), "is not one of %s",
+				 cli[i].choices);
+			return bad_value(fi->opt, val, why);
+		}
 		return 0;
 	}
 	return 0;

@@ -143,4 +143,26 @@ expect_rc 2 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" --json x 2>"$TMP/
 grep -q "options go before '--'" "$TMP/err" || fail "no hint for an option after --"
 expect_rc 0 "${CMP[@]}" --help >"$TMP/out"
 grep -q 'BASELINE\.\.\. -- CANDIDATE\.\.\.' "$TMP/out" || fail "usage"
+
+note "--paths modes are not compared unless --mixed-paths"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 --paths dirfd -c "$TMP/base.load" \
+	--json "$TMP/dirfd.json" -D "$TMP/d" 2 >/dev/null
+grep -q '"paths": "dirfd"' "$TMP/dirfd.json" || fail "no paths dirfd in the JSON"
+grep -q '"paths": "full"' "$TMP/base1.json" || fail "no paths full in the JSON"
+expect_rc 2 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/dirfd.json" >"$TMP/out" 2>"$TMP/err"
+grep -q "^dbench-ng compare: $TMP/base1.json ran --paths full and $TMP/dirfd.json --paths dirfd: .*not comparable (--mixed-paths compares them anyway)$" "$TMP/err" ||
+	fail "mixed modes: $(cat "$TMP/err")"
+[ ! -s "$TMP/out" ] || fail "mixed modes printed a table"
+"${CMP[@]}" --mixed-paths "$TMP/base1.json" -- "$TMP/dirfd.json" >"$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || fail "--mixed-paths: exit $rc: $(cat "$TMP/out")"
+# a result from before --paths (no key) ran through directory fds
+grep -v '"paths":' "$TMP/base1.json" >"$TMP/old.json"
+expect_rc 2 "${CMP[@]}" "$TMP/old.json" -- "$TMP/base2.json" 2>"$TMP/err"
+grep -q "old.json ran --paths dirfd and .*base2.json --paths full" "$TMP/err" ||
+	fail "a result without paths: $(cat "$TMP/err")"
+"${CMP[@]}" "$TMP/old.json" -- "$TMP/dirfd.json" >"$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || fail "an older result against dirfd: exit $rc: $(cat "$TMP/out")"
+echo "ok: modes refused, --mixed-paths compares, an older result is dirfd"
 echo "all compare checks passed"

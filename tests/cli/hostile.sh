@@ -42,8 +42,9 @@ check_outside() {
 
 # run [ARGS...]: dbench-ng on $LF, one pass, 1 client unless ARGS say
 run() {
+	# shellcheck disable=SC2086
 	timeout 20 "$DBNG" --run-once -t 10 --warmup 0 -c "$LF" -D "$D" \
-		"${@:-1}" >"$TMP/out" 2>"$TMP/err"
+		${PATHS_ARGS:-} "${@:-1}" >"$TMP/out" 2>"$TMP/err"
 }
 
 # rejected LINE PATTERN [ARGS...]: the loadfile in $LF is refused at parse
@@ -363,14 +364,33 @@ lf '%s\n' 'Mkdir "\clients" *' \
 	'Deltree "\clients\client1\dir" *' \
 	'Deltree "\clients\client1\rel" *' \
 	'Deltree "\clients\client1" *'
-for mode in openat2 fallback; do
-	if [ $mode = fallback ]; then export DBENCH_NG_NO_OPENAT2=1; fi
+# refused_tree WHAT: --paths full refuses the planted link before the run:
+# exit 2, one line naming it, nothing outside changed
+refused_tree() {
+	local rc
+	n=$((n + 1))
+	run
+	rc=$?
+	[ $rc = 2 ] || fail "case $n ($1): exit $rc, expected 2: $(head -3 "$TMP/err")"
+	grep -q "is a symbolic link: --paths full" "$TMP/err" ||
+		fail "case $n ($1): $(cat "$TMP/err")"
+	check_outside "case $n ($1)"
+	echo "ok $n: refused: $1: $(cut -c1-120 "$TMP/err")"
+}
+for mode in full full-fallback dirfd dirfd-fallback; do
+	unset DBENCH_NG_NO_OPENAT2
+	case $mode in *fallback) export DBENCH_NG_NO_OPENAT2=1 ;; esac
+	PATHS_ARGS=
+	case $mode in dirfd*) PATHS_ARGS="--paths dirfd" ;; esac
 	# the client's own directory is a link: to a directory outside, to
 	# DIR (relative), to a file outside, to itself
 	for target in "$OUT" ../.. "$OUT/file" client0; do
 		mkdir -p "$D/clients"
 		ln -s "$target" "$D/clients/client0"
-		KEEP=1 accepted 0 "client0 -> $target ($mode)"
+		case $mode in
+		full*) refused_tree "client0 -> $target ($mode)" ;;
+		*) KEEP=1 accepted 0 "client0 -> $target ($mode)" ;;
+		esac
 		[ -L "$D/clients/client0" ] || fail "the planted link went away"
 		rm "$D/clients/client0"
 		rmdir "$D/clients"
@@ -381,7 +401,15 @@ for mode in openat2 fallback; do
 	ln -s "$OUT/file" "$D/clients/client0/file"
 	ln -s ../../.. "$D/clients/client0/rel"
 	ln -s loop "$D/clients/client0/loop"
-	accepted 0 "links in client0 ($mode)"
+	case $mode in
+	full*)
+		refused_tree "links in client0 ($mode)"
+		[ "$(find "$D/clients" -type l | wc -l)" = 4 ] ||
+			fail "the refusal changed the tree: $(find "$D/clients")"
+		rm -rf "$D/clients"
+		;;
+	*) accepted 0 "links in client0 ($mode)" ;;
+	esac
 	[ ! -e "$D/clients/client0/stolen" ] || fail "Rename followed a link"
 	# a fifo where a file is opened, read and flushed: no hang
 	mkdir -p "$D/clients/client0"
@@ -406,5 +434,6 @@ for mode in openat2 fallback; do
 	LF=$TMP/h.load
 done
 unset DBENCH_NG_NO_OPENAT2
+PATHS_ARGS=
 [ "$(ls -A "$D")" = "$(printf 'keep\nother')" ] || fail "DIR has $(ls -A "$D")"
 echo "all $n hostile cases passed"

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # No path can escape DIR/clients: '..', paths outside \clients and
 # absolute names are refused before any client starts; symlinks planted
-# in the client tree are never followed (openat2 RESOLVE_BENEATH, and the
+# in the client tree are never followed: --paths full (the default)
+# refuses them, and a tree others could plant one in, before the run;
+# --paths dirfd works through them (openat2 RESOLVE_BENEATH, and the
 # O_NOFOLLOW component walk used on kernels without openat2).  A sibling
 # directory is snapshotted before and after and must not change.
 . "$(dirname "$0")/../lib.sh"
@@ -54,15 +56,37 @@ NTCreateX "\clients\client1\link" 0x40 0x5 3 NT_STATUS_OBJECT_NAME_NOT_FOUND
 Unlink "\clients\client1\link" 0x6 NT_STATUS_OK
 X
 
+# --paths full names whole paths, so links already in the tree are refused
+# before the run: exit 2, the link named, nothing touched
 for mode in openat2 fallback; do
-	note "planted symlinks ($mode)"
+	note "planted symlinks, --paths full ($mode): refused"
+	if [ $mode = fallback ]; then
+		export DBENCH_NG_NO_OPENAT2=1
+	fi
+	mkdir -p "$D/clients/client0"
+	ln -s "$VICTIM" "$D/clients/client0/docs"
+	expect_rc 2 "$DBNG" -t 2 --warmup 0 -c "$TMP/through.load" -D "$D" 1 \
+		>"$TMP/out" 2>"$TMP/err"
+	grep -q "clients/client0/docs is a symbolic link: --paths full" "$TMP/err" ||
+		fail "$mode: message: $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "$mode: stdout: $(cat "$TMP/out")"
+	[ -L "$D/clients/client0/docs" ] || fail "$mode: the link was touched"
+	[ "$(find "$D/clients" | wc -l)" = 3 ] || fail "$mode: tree changed: $(find "$D/clients")"
+	check_victim "$mode refusal"
+	rm -rf "$D/clients"
+	echo "ok: $mode: $(cat "$TMP/err")"
+done
+unset DBENCH_NG_NO_OPENAT2
+
+for mode in openat2 fallback; do
+	note "planted symlinks, --paths dirfd ($mode)"
 	if [ $mode = fallback ]; then
 		export DBENCH_NG_NO_OPENAT2=1
 	fi
 	mkdir -p "$D/clients/client0"
 	ln -s "$VICTIM" "$D/clients/client0/docs"
 	ln -s "$VICTIM/file" "$D/clients/client0/link"
-	"$DBNG" -t 2 --warmup 0 --skip-cleanup -c "$TMP/through.load" -D "$D" 1 \
+	"$DBNG" --paths dirfd -t 2 --warmup 0 --skip-cleanup -c "$TMP/through.load" -D "$D" 1 \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 0 ] || fail "$mode: exit $rc: $(cat "$TMP/err")"
@@ -72,12 +96,54 @@ for mode in openat2 fallback; do
 	[ ! -e "$D/clients/client0/gotcha" ] || fail "Rename followed a symlink"
 	# clean-up removes links, never what they point at
 	ln -s "$VICTIM" "$D/clients/client0/docs2"
-	"$DBNG" -t 1 --warmup 0 -c "$TMP/through.load" -D "$D" 1 >/dev/null 2>&1
+	"$DBNG" --paths dirfd -t 1 --warmup 0 -c "$TMP/through.load" -D "$D" 1 >/dev/null 2>&1
 	check_victim "$mode clean-up"
 	[ ! -e "$D/clients" ] || fail "$mode: clean-up left $(find "$D/clients")"
 	echo "ok: $mode"
 done
 unset DBENCH_NG_NO_OPENAT2
+
+note "--paths full: a tree others could plant a symlink in is refused"
+# refused_mode WHAT PATTERN: exit 2 with PATTERN, nothing created or
+# changed (DIR's listing and every mode in it as before); then --paths
+# dirfd runs
+refused_mode() {
+	local before after
+	before=$(cd "$D" && find . -printf '%p %m %u\n' | sort)
+	expect_rc 2 "$DBNG" -t 1 --warmup 0 -c "$DATA/loadfiles/smoke.load" -D "$D" 1 \
+		>"$TMP/out" 2>"$TMP/err"
+	grep -Eq -- "$2" "$TMP/err" || fail "$1: message: $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "$1: stdout: $(cat "$TMP/out")"
+	after=$(cd "$D" && find . -printf '%p %m %u\n' | sort)
+	[ "$before" = "$after" ] || fail "$1: DIR changed: $(diff <(echo "$before") <(echo "$after"))"
+	echo "ok: $1: $(cut -c1-160 "$TMP/err")"
+	expect_rc 0 "$DBNG" --paths dirfd -t 1 --warmup 0 -c "$DATA/loadfiles/smoke.load" \
+		-D "$D" 1 >/dev/null
+}
+mkdir -m 0777 "$D/clients"
+refused_mode "DIR/clients mode 0777" "/clients is writable by group or others \(mode 0777\)"
+rm -rf "$D/clients"
+mkdir -p "$D/clients/client0/sub"
+chmod 0775 "$D/clients/client0/sub"
+refused_mode "a group-writable directory in the tree" "/clients/client0/sub is writable by group or others \(mode 0775\)"
+rm -rf "$D/clients"
+mkdir -p "$D/clients"
+chown 65534 "$D/clients"
+refused_mode "DIR/clients of another user" "/clients belongs to uid 65534"
+rm -rf "$D/clients"
+chmod 0777 "$D"
+refused_mode "DIR writable by others" "$D is writable by group or others \(mode 0777\)"
+[ ! -e "$D/clients" ] || fail "a refused DIR got a clients directory"
+chmod 1777 "$D"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 -c "$DATA/loadfiles/smoke.load" -D "$D" 1 >/dev/null
+echo "ok: a sticky DIR (mode 1777) is accepted"
+chmod 0700 "$D"
+(umask 0 && "$DBNG" -t 1 --warmup 0 --skip-cleanup -c "$DATA/loadfiles/smoke.load" -D "$D" 1 >/dev/null) ||
+	fail "run with umask 0 failed"
+w=$(find "$D/clients" -perm /022 | head -3)
+[ -z "$w" ] || fail "umask 0: the clients made writable entries: $w"
+rm -rf "$D/clients"
+echo "ok: with umask 0 nothing the clients create is writable by others"
 
 note "DIR/clients itself a symlink: refused"
 ln -s "$VICTIM" "$D/clients"

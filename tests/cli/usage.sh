@@ -36,6 +36,8 @@ bad_usage "-t: '0' is out of range" -D "$D" -t 0 2
 bad_usage "--warmup: '-1' is out of range" -D "$D" --warmup -1 2
 bad_usage "--clients-per-process: '0'" -D "$D" --clients-per-process 0 2
 bad_usage "-R: '-2'" -D "$D" -R -2 2
+bad_usage "--paths: 'dir' is not one of full|dirfd" -D "$D" --paths dir 2
+bad_usage "--paths: '' is not one of full|dirfd" -D "$D" --paths= 2
 bad_usage "unexpected argument 'x'" -D "$D" 2 localhost x
 bad_usage "unknown backend 'smb'" -D "$D" -B smb 2
 bad_usage "-D $TMP/nonexistent: No such file or directory" \

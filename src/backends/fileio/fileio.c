@@ -5,14 +5,24 @@
  * case-insensitive scan on a miss, -s/-S/-F/-x, --stat-check,
  * --one-byte-write-fix.
  *
- * Every path is DIR/clients/<dir>/<base>.  A client keeps an fd for each
- * directory of the program, opened beneath DIR/clients with openat2
- * (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), or on old kernels one component
- * at a time with O_NOFOLLOW, and runs every call on <base> relative to
- * it with O_NOFOLLOW / AT_SYMLINK_NOFOLLOW.  So neither "..", nor an
- * absolute path, nor a symlink planted in the tree can lead a call outside
- * DIR/clients, and the kernel walks one component per call instead of the
- * whole path, which is where dbench spends much of its time.
+ * Every path is DIR/clients/<dir>/<base>.  Two ways to name it:
+ *
+ * --paths full (the default, ops_full.c): as dbench 4.0, every call names
+ * the whole path, "clients/client0/dir/file" from DIR (the clients' working
+ * directory), so the kernel walks every component on every call; opens
+ * are openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, and the start-up
+ * check of setup.c refuses a tree in which someone else could plant a
+ * symlink for the other calls to follow.
+ *
+ * --paths dirfd (ops_path.c, ops_handle.c, dirs.c): a client keeps an fd
+ * for each directory of the program, opened beneath DIR/clients with
+ * openat2 (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), or on old kernels one
+ * component at a time with O_NOFOLLOW, and runs every call on <base>
+ * relative to it with O_NOFOLLOW / AT_SYMLINK_NOFOLLOW: the kernel walks
+ * one component per call, a lighter load than dbench's.
+ *
+ * In both, neither "..", nor an absolute path, nor a symlink planted in
+ * the tree before the run can lead a call outside DIR/clients.
  */
 #include <stddef.h>
 
@@ -37,7 +47,7 @@ const struct backend backend_fileio = {
 	.api = BACKEND_API_VERSION,
 	.name = "fileio",
 	.summary = "the local filesystem",
-	.version = 1,
+	.version = 2, /* 2: --paths full, the default (1: dirfd only) */
 	.caps = BE_CAN_ALL | BE_USES_DIR,
 	.options = fileio_options,
 	.opts_size = sizeof(struct fileio_opts),

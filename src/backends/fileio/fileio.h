@@ -36,10 +36,16 @@ struct fileio_global {
 	int base_fd;	 /* -D */
 	int clients_fd;	 /* DIR/clients */
 	bool no_openat2; /* kernel without openat2, or forced */
+	bool full;	 /* --paths full: whole paths from DIR (ops_full.c) */
 	/* per process, shared by the clients of one process */
 	char *wbuf, *rbuf; /* zeroed write data; read target */
 	size_t buflen;
-	char dents[32768]; /* getdents64 buffer */
+	char dents[32768]; /* getdents64 buffer (--paths dirfd) */
+	/* --paths full: the getdents64 buffers of readdir(), [0] for the
+	 * lookup and Find, [1 + depth] for each level of a Deltree; grown
+	 * on first use (ops_full.c) */
+	char *dlevel[MAX_DEPTH + 2];
+	size_t dlevel_len[MAX_DEPTH + 2];
 };
 extern struct fileio_global fileio_g; /* fileio.c */
 
@@ -47,6 +53,11 @@ struct fileio_client {
 	char **dirs;  /* directory names, client name substituted */
 	char **bases; /* last component of each path, substituted */
 	int *dirfd;   /* open directory fds, -1 = not open */
+	/* --paths full: each path and each path's directory from DIR,
+	 * "clients/client0/dir/file" and "clients/client0/dir" */
+	char **fpath;
+	const char **fparent;
+	char **fdir; /* of each directory of the program */
 };
 
 struct linux_dirent64 {
@@ -68,6 +79,28 @@ void sync_dir(struct be_client *cl, uint32_t pi);
 
 /* tree.c */
 void tree_clear(int fd, int depth, bool rmdirs);
+
+/* ops_handle.c: what NTCreateX and Sfileinfo share in both modes */
+int xattr_write(struct be_client *cl, const struct lf_op *op, int fd);
+int hard_link(struct be_client *cl, const struct lf_op *op,
+	      const struct stat *st);
+int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
+		     int fd);
+
+/* ops_full.c: the path ops of --paths full, whole paths from DIR */
+#define FULL_OP(name)                                                 \
+	int full_##name(struct be_client *cl, const struct lf_op *op, \
+			be_handle *h)
+FULL_OP(ntcreatex);
+FULL_OP(rename);
+FULL_OP(unlink);
+FULL_OP(deltree);
+FULL_OP(rmdir);
+FULL_OP(mkdir);
+FULL_OP(qpathinfo);
+FULL_OP(qfsinfo);
+FULL_OP(sfileinfo);
+FULL_OP(find);
 
 /* ops_path.c and ops_handle.c: the ops */
 #define FILEIO_OP(name)                                                 \

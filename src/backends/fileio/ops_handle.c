@@ -14,7 +14,7 @@
 #include "fileio.h"
 
 /* -x write hook: read the DOS attribute, then store a fresh one. */
-static int xattr_write(struct be_client *cl, const struct lf_op *op, int fd)
+int xattr_write(struct be_client *cl, const struct lf_op *op, int fd)
 {
 	char val[DOS_ATTR_LEN];
 	struct timespec ts;
@@ -43,8 +43,8 @@ static int xattr_write(struct be_client *cl, const struct lf_op *op, int fd)
 }
 
 /* A regular file with more than one link under DIR/clients: refused. */
-static int hard_link(struct be_client *cl, const struct lf_op *op,
-		     const struct stat *st)
+int hard_link(struct be_client *cl, const struct lf_op *op,
+	      const struct stat *st)
 {
 	char path[1200];
 
@@ -66,6 +66,8 @@ int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	struct stat st;
 	int rc;
 
+	if (fileio_g.full)
+		return full_ntcreatex(cl, op, h);
 	/* as dbench: look the name up first (a miss scans the directory) */
 	found = !resolve(cl, pi, &st);
 	/* no loadfile op makes hard links: one planted in the client tree
@@ -81,10 +83,12 @@ int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		flags |= O_CREAT | O_TRUNC;
 	if (is_dir) {
 		if (!REQ(cl, BE_CAN_STAT_CHECK) || !found)
-			AT(cl, RETRY(op), pi, dfd, base, mkdirat(dfd, base, 0700));
+			AT(cl, RETRY(op), pi, dfd, base,
+			   mkdirat(dfd, base, 0700));
 		flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	}
-	rc = AT(cl, RETRY(op), pi, dfd, base, fd = openat(dfd, base, flags, 0600));
+	rc = AT(cl, RETRY(op), pi, dfd, base,
+		fd = openat(dfd, base, flags, 0600));
 	if (rc == -EISDIR)
 		rc = AT(cl, RETRY(op), pi, dfd, base,
 			fd = openat(dfd, base,
@@ -92,6 +96,18 @@ int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 					    O_CLOEXEC));
 	if (rc)
 		return rc; /* the engine remembers why, for the handle */
+	return ntcreatex_opened(cl, op, h, fd);
+}
+
+/* NTCreateX, both modes: @fd was opened for @op; keep it in @h, or close
+ * it and say why not. */
+int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
+		     int fd)
+{
+	struct stat st;
+	int rc;
+
+	h->aux = op->path[0]; /* Sfileinfo's path in --paths full */
 	if (op->expect == LF_EXPECT_FAIL) {
 		h->fd = fd; /* the engine closes it and reports "succeeded -
 			     * expected" */
@@ -151,6 +167,8 @@ int fileio_sfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	struct timespec ts[2];
 	struct stat st;
 
+	if (fileio_g.full)
+		return full_sfileinfo(cl, op, h);
 	if (REQ(cl, BE_CAN_XATTR))
 		fgetxattr(fd, DOS_ATTR, val, sizeof(val));
 	if (fstat(fd, &st))

@@ -19,6 +19,8 @@ int fileio_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	int d0, d1, rc;
 	bool found;
 
+	if (fileio_g.full)
+		return full_rename(cl, op, h);
 	(void)h;
 	found = !resolve(cl, p0, &st);
 	resolve(cl, p1, &st);
@@ -50,6 +52,8 @@ int fileio_unlink(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	struct stat st;
 	int dfd, rc;
 
+	if (fileio_g.full)
+		return full_unlink(cl, op, h);
 	(void)h;
 	resolve(cl, op->path[0], &st);
 	rc = AT(cl, RETRY(op), op->path[0], dfd, base, unlinkat(dfd, base, 0));
@@ -63,6 +67,8 @@ int fileio_deltree(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	const char *base;
 	int dfd, fd = -1, rc;
 
+	if (fileio_g.full)
+		return full_deltree(cl, op, h);
 	(void)h;
 	rc = AT(cl, RETRY(op), op->path[0], dfd, base,
 		fd = openat(dfd, base,
@@ -82,11 +88,14 @@ int fileio_rmdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	int dfd, rc;
 	bool found;
 
+	if (fileio_g.full)
+		return full_rmdir(cl, op, h);
 	(void)h;
 	found = !resolve(cl, pi, &st);
 	if (REQ(cl, BE_CAN_STAT_CHECK) && !(found && S_ISDIR(st.st_mode)))
 		return op->expect == LF_EXPECT_OK ? 0 : -ENOENT;
-	rc = AT(cl, RETRY(op), pi, dfd, base, unlinkat(dfd, base, AT_REMOVEDIR));
+	rc = AT(cl, RETRY(op), pi, dfd, base,
+		unlinkat(dfd, base, AT_REMOVEDIR));
 	if (!rc)
 		dir_invalidate(cl, pi);
 	if (REQ(cl, BE_CAN_SYNC_DIRS)) /* as dbench: also after a failure */
@@ -101,6 +110,8 @@ int fileio_mkdir(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	struct stat st;
 	int dfd;
 
+	if (fileio_g.full)
+		return full_mkdir(cl, op, h);
 	(void)h;
 	if (!resolve(cl, pi, &st) && REQ(cl, BE_CAN_STAT_CHECK))
 		return 0;
@@ -111,6 +122,8 @@ int fileio_qpathinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	struct stat st;
 
+	if (fileio_g.full)
+		return full_qpathinfo(cl, op, h);
 	(void)h;
 	return resolve(cl, op->path[0], &st);
 }
@@ -119,6 +132,8 @@ int fileio_qfsinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	struct statvfs sv;
 
+	if (fileio_g.full)
+		return full_qfsinfo(cl, op, h);
 	(void)cl;
 	(void)op;
 	(void)h;
@@ -132,6 +147,8 @@ int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	long n;
 	int fd;
 
+	if (fileio_g.full)
+		return full_find(cl, op, h);
 	(void)h;
 	resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))

@@ -5,6 +5,7 @@
  * buffers (setup), the removal of its tree (cleanup), and in the parent
  * what the clients could not remove (fini).
  */
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,129 @@
 #include <unistd.h>
 
 #include "fileio.h"
+
+/* May someone other than us (or root) change the directory @st is of?
+ * A sticky one only if @sticky_ok.  Says so in @err. */
+static bool others_may_write(const char *path, const struct stat *st,
+			     bool sticky_ok, char *err, size_t errlen)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0) {
+		snprintf(err, errlen,
+			 "%s belongs to uid %u, who could plant a symlink in "
+			 "it",
+			 path, (unsigned int)st->st_uid);
+		return true;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(sticky_ok && (st->st_mode & S_ISVTX))) {
+		snprintf(err, errlen,
+			 "%s is writable by group or others (mode %04o), who "
+			 "could plant a symlink in it",
+			 path, (unsigned int)(st->st_mode & 07777));
+		return true;
+	}
+	return false;
+}
+
+/* Check directory @fd (@path, in a buffer of PATH_MAX) and below. */
+static int check_level(int fd, char *path, size_t plen, int depth, char *err,
+		       size_t errlen)
+{
+	struct stat st;
+	char buf[4096];
+	long n;
+	int rc = 0;
+
+	if (fstat(fd, &st))
+		return 0;
+	if (others_may_write(path, &st, false, err, errlen))
+		return -1;
+	if (depth > MAX_DEPTH) {
+		snprintf(err, errlen, "%s: more than %d levels deep", path,
+			 MAX_DEPTH);
+		return -1;
+	}
+	while (!rc && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; !rc && off < n;) {
+			struct linux_dirent64 *d = (void *)(buf + off);
+			size_t nlen = strlen(d->d_name);
+			int sub;
+
+			off += d->d_reclen;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+				continue; /* gone meanwhile */
+			if (plen + 1 + nlen >= PATH_MAX) {
+				snprintf(err, errlen,
+					 "%.200s...: path too long", path);
+				return -1;
+			}
+			path[plen] = '/';
+			memcpy(path + plen + 1, d->d_name, nlen + 1);
+			if (S_ISLNK(st.st_mode)) {
+				snprintf(err, errlen, "%s is a symbolic link",
+					 path);
+				return -1;
+			}
+			if (S_ISDIR(st.st_mode)) {
+				sub = openat(fd, d->d_name,
+					     O_RDONLY | O_DIRECTORY |
+						     O_NOFOLLOW | O_CLOEXEC);
+				if (sub >= 0) {
+					rc = check_level(
+						sub, path, plen + 1 + nlen,
+						depth + 1, err, errlen);
+					close(sub);
+				}
+			}
+			path[plen] = 0;
+		}
+	}
+	return rc;
+}
+
+/* The end of a refusal of --paths full */
+static int refuse_full(const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "%s: --paths full (the default) walks whole paths, as "
+		 "dbench does, and would follow it; fix that, or run with "
+		 "--paths dirfd",
+		 why);
+	return BE_EINPUT;
+}
+
+/*
+ * --paths full names whole paths, and the kernel follows a symlink met
+ * in the middle of one (only opens refuse it, with openat2).  So before
+ * the run, refuse a DIR that others could change (a sticky one is fine),
+ * a DIR/clients tree that anyone but us (or root) could write into, and a
+ * symlink already in it: then only a process of ours or root's could
+ * plant one during the run (README, "Safety").
+ */
+static int check_base(const char *dir, char *err, size_t errlen)
+{
+	char why[PATH_MAX + 200];
+	struct stat st;
+
+	if (!fstat(fileio_g.base_fd, &st) &&
+	    others_may_write(dir, &st, true, why, sizeof(why)))
+		return refuse_full(why, err, errlen);
+	return 0;
+}
+
+static int check_tree(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX], why[PATH_MAX + 200];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/clients", dir);
+	rc = check_level(fileio_g.clients_fd, path, strlen(path), 0, why,
+			 sizeof(why));
+	lseek(fileio_g.clients_fd, 0, SEEK_SET);
+	return rc ? refuse_full(why, err, errlen) : 0;
+}
 
 int fileio_init(struct be_run *run, char *err, size_t errlen)
 {
@@ -23,7 +147,7 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 	const struct fileio_opts *opts = run->opts;
 	const char *dir = run->dir;
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	if (fileio_g.clients_fd >= 0) /* again for the next of --runs */
 		close(fileio_g.clients_fd);
@@ -43,7 +167,11 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "-D %s: %s", dir, strerror(errno));
 		return BE_EENV;
 	}
-	if (mkdirat(fileio_g.base_fd, "clients", 0777) && errno != EEXIST) {
+	fileio_g.full = !(run->req & BE_CAN_DIRFD);
+	/* DIR first: nothing is created in a DIR that is refused */
+	if (fileio_g.full && (rc = check_base(dir, err, errlen)))
+		return rc;
+	if (mkdirat(fileio_g.base_fd, "clients", 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s/clients: %s", dir,
 			 strerror(errno));
 		return BE_EENV;
@@ -69,7 +197,71 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 		else if (errno == ENOSYS)
 			fileio_g.no_openat2 = true;
 	}
+	if (fileio_g.full)
+		return check_tree(dir, err, errlen);
 	return 0;
+}
+
+/* --paths full: the whole path of every path and directory of the
+ * program from DIR, which becomes the working directory; and no
+ * directory created group- or world-writable (the start-up check) */
+static int setup_full(struct be_client *cl, struct fileio_client *fc)
+{
+	const struct program *p = cl->prog;
+	char buf[2048 + 16], sub[2048];
+
+	fc->fpath = calloc(p->npaths, sizeof(char *));
+	fc->fparent = calloc(p->npaths, sizeof(char *));
+	fc->fdir = calloc(p->ndirs, sizeof(char *));
+	if (!fc->fpath || !fc->fparent || !fc->fdir)
+		goto oom;
+	for (uint32_t d = 0; d < p->ndirs; d++) {
+		if (!d) {
+			fc->fdir[d] = strdup("clients");
+		} else {
+			if (lf_subst_client(sub, sizeof(sub), p->dirs[d],
+					    cl->id) < 0)
+				goto toolong;
+			if (snprintf(buf, sizeof(buf), "clients/%s", sub) >=
+			    (int)sizeof(buf))
+				goto toolong;
+			fc->fdir[d] = strdup(buf);
+		}
+		if (!fc->fdir[d])
+			goto oom;
+	}
+	for (uint32_t i = 0; i < p->npaths; i++) {
+		const struct lf_path *pa = &p->paths[i];
+
+		if (!strcmp(pa->full, ".")) { /* \clients itself */
+			fc->fpath[i] = strdup("clients");
+			fc->fparent[i] = ".";
+		} else {
+			if (lf_subst_client(sub, sizeof(sub), pa->full,
+					    cl->id) < 0)
+				goto toolong;
+			if (snprintf(buf, sizeof(buf), "clients/%s", sub) >=
+			    (int)sizeof(buf))
+				goto toolong;
+			fc->fpath[i] = strdup(buf);
+			fc->fparent[i] = fc->fdir[pa->dir];
+		}
+		if (!fc->fpath[i])
+			goto oom;
+	}
+	if (fchdir(fileio_g.base_fd)) {
+		be_fail(cl, NULL, "cannot change into %s: %s", cl->run->dir,
+			strerror(errno));
+		return -1;
+	}
+	umask(umask(022) | 022);
+	return 0;
+oom:
+	be_fail(cl, NULL, "out of memory");
+	return -1;
+toolong:
+	be_fail(cl, NULL, "a path is too long after naming the client");
+	return -1;
 }
 
 int fileio_setup(struct be_client *cl)
@@ -78,6 +270,7 @@ int fileio_setup(struct be_client *cl)
 	struct fileio_client *fc = calloc(1, sizeof(*fc));
 	char buf[2048];
 	size_t need = p->max_io ? p->max_io : 1;
+	int rc;
 
 	if (!fc)
 		goto oom;
@@ -87,6 +280,8 @@ int fileio_setup(struct be_client *cl)
 	fc->dirfd = malloc(p->ndirs * sizeof(int));
 	if (!fc->dirs || !fc->bases || !fc->dirfd)
 		goto oom;
+	if (fileio_g.full && (rc = setup_full(cl, fc)))
+		return rc;
 	for (uint32_t d = 0; d < p->ndirs; d++) {
 		if (lf_subst_client(buf, sizeof(buf), p->dirs[d], cl->id) < 0)
 			goto toolong;
@@ -179,9 +374,11 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 		}
 	}
 	if (left)
-		fprintf(stderr, "dbench-ng: clean-up: %d client tree%s left in "
-			"%s/clients (client%d: %s)\n", left,
-			left > 1 ? "s" : "", run->dir, first, strerror(why));
+		fprintf(stderr,
+			"dbench-ng: clean-up: %d client tree%s left in "
+			"%s/clients (client%d: %s)\n",
+			left, left > 1 ? "s" : "", run->dir, first,
+			strerror(why));
 	/* fails harmlessly if anything is left */
 	unlinkat(fileio_g.base_fd, "clients", AT_REMOVEDIR);
 }
