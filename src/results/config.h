@@ -36,6 +36,8 @@
 #define CF_NO_HTML  (1u << 6) /* not in the HTML table */
 #define CF_ZERO_NA  (1u << 7) /* HTML: 0 shows as "not recorded" (an INT
 				 absent from an older JSON result) */
+#define CF_NULL_NA  (1u << 8) /* HTML: NULL shows as "not recorded" (a STR
+				 absent from an older JSON result) */
 
 /* clang-format off */
 #define CONFIG_FIELDS(X) \
@@ -49,7 +51,7 @@ X(dir,            STR,  "-D",                    "directory",           "directo
 X(backend,        STR,  "-B",                    "backend",             "backend",             0, 0,          "Backend",             "",   0) \
 X(backend_version, INT, "",                      NULL,                  "backend_version",     0, 1000000000, "Backend version",     "",   CF_DERIVED | CF_OPTIONAL | CF_ZERO_NA) /* the backend's own */ \
 X(backend_opts,   STR,  "-o",                    NULL,                  "backend_options",     0, 0,          "Backend options",     "",   CF_DERIVED | CF_OPTIONAL | CF_NULL_NO) /* backend_options_text(), NULL if none */ \
-X(paths,          STR,  "--paths",               "paths",               "paths",               0, 0,          "Paths",               "",   CF_OPTIONAL) /* "full" or "dirfd"; NULL (older results): dirfd */ \
+X(paths,          STR,  "--paths",               "paths",               "paths",               0, 0,          "Paths",               "",   CF_OPTIONAL | CF_NULL_NA) /* "full" or "dirfd"; NULL (older results): dirfd */ \
 X(target_rate,    DBL,  "-R",                    "target-rate",         "target_rate_mbps",    0, 0,          "Target rate",         " MB/s per client", CF_ZERO_OFF) /* 0 = off */ \
 X(sync_open,      BOOL, "-s",                    "sync",                "sync_open",           0, 0,          "Sync open",           "",   0) \
 X(sync_dirs,      BOOL, "-S",                    "sync-dir",            "sync_dirs",           0, 0,          "Sync directories",    "",   0) \

@@ -82,6 +82,14 @@ void html_config_table(FILE *f, const struct config *c)
 			kv_bool(f, fi->label, fi->opt, *(const bool *)v);
 			break;
 		case CF_STR:
+			if ((fi->flags & CF_NULL_NA) &&
+			    !*(const char *const *)v) {
+				kv_key(f, fi->label, fi->opt);
+				fputs("<span class=\"na\">not recorded</span>"
+				      "</td></tr>\n",
+				      f);
+				break;
+			}
 			if (!(fi->flags & CF_NULL_NO)) {
 				kv_str(f, fi->label, fi->opt,
 				       *(const char *const *)v);
