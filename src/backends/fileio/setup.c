@@ -83,12 +83,16 @@ static int check_level(int fd, char *path, size_t plen, int depth, char *err,
 				sub = openat(fd, d->d_name,
 					     O_RDONLY | O_DIRECTORY |
 						     O_NOFOLLOW | O_CLOEXEC);
-				if (sub >= 0) {
-					rc = check_level(
-						sub, path, plen + 1 + nlen,
-						depth + 1, err, errlen);
-					close(sub);
+				if (sub < 0) {
+					snprintf(err, errlen,
+						 "%s cannot be read to check "
+						 "it (%s)",
+						 path, strerror(errno));
+					return -1;
 				}
+				rc = check_level(sub, path, plen + 1 + nlen,
+						 depth + 1, err, errlen);
+				close(sub);
 			}
 			path[plen] = 0;
 		}
@@ -233,9 +237,13 @@ static int setup_full(struct be_client *cl, struct fileio_client *fc)
 	for (uint32_t i = 0; i < p->npaths; i++) {
 		const struct lf_path *pa = &p->paths[i];
 
-		if (!strcmp(pa->full, ".")) { /* \clients itself */
+		if (!strcmp(pa->full, ".")) { /* \clients itself, in DIR */
 			fc->fpath[i] = strdup("clients");
 			fc->fparent[i] = ".";
+			free(fc->bases[i]);
+			fc->bases[i] = strdup("clients");
+			if (!fc->bases[i])
+				goto oom;
 		} else {
 			if (lf_subst_client(sub, sizeof(sub), pa->full,
 					    cl->id) < 0)
@@ -280,8 +288,6 @@ int fileio_setup(struct be_client *cl)
 	fc->dirfd = malloc(p->ndirs * sizeof(int));
 	if (!fc->dirs || !fc->bases || !fc->dirfd)
 		goto oom;
-	if (fileio_g.full && (rc = setup_full(cl, fc)))
-		return rc;
 	for (uint32_t d = 0; d < p->ndirs; d++) {
 		if (lf_subst_client(buf, sizeof(buf), p->dirs[d], cl->id) < 0)
 			goto toolong;
@@ -298,6 +304,8 @@ int fileio_setup(struct be_client *cl)
 		if (!fc->bases[i])
 			goto oom;
 	}
+	if (fileio_g.full && (rc = setup_full(cl, fc)))
+		return rc;
 	if (need > fileio_g.buflen) {
 		free(fileio_g.wbuf);
 		free(fileio_g.rbuf);
