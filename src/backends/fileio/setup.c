@@ -208,7 +208,8 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 
 /* --paths full: the whole path of every path and directory of the
  * program from DIR, which becomes the working directory; and no
- * directory created group- or world-writable (the start-up check) */
+ * directory created group- or world-writable (the start-up check).
+ * 0, -ENOMEM, -ENAMETOOLONG, or -1 after be_fail(). */
 static int setup_full(struct be_client *cl, struct fileio_client *fc)
 {
 	const struct program *p = cl->prog;
@@ -265,11 +266,9 @@ static int setup_full(struct be_client *cl, struct fileio_client *fc)
 	umask(umask(022) | 022);
 	return 0;
 oom:
-	be_fail(cl, NULL, "out of memory");
-	return -1;
+	return -ENOMEM;
 toolong:
-	be_fail(cl, NULL, "a path is too long after naming the client");
-	return -1;
+	return -ENAMETOOLONG;
 }
 
 int fileio_setup(struct be_client *cl)
@@ -304,7 +303,12 @@ int fileio_setup(struct be_client *cl)
 		if (!fc->bases[i])
 			goto oom;
 	}
-	if (fileio_g.full && (rc = setup_full(cl, fc)))
+	rc = fileio_g.full ? setup_full(cl, fc) : 0;
+	if (rc == -ENOMEM)
+		goto oom;
+	if (rc == -ENAMETOOLONG)
+		goto toolong;
+	if (rc)
 		return rc;
 	if (need > fileio_g.buflen) {
 		free(fileio_g.wbuf);
