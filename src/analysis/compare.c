@@ -151,15 +151,20 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			 "%d of the %d runs ran another number of clients than "
 			 "baseline run 1 (%d)",
 			 clients, r->na + r->nb, ref->cfg.nclients);
-	if (be)
+	if (be) {
+		char ver[32] = "not recorded";
+
+		if (ref->cfg.backend_version)
+			snprintf(ver, sizeof(ver), "%d",
+				 ref->cfg.backend_version);
 		cmp_note(r,
 			 "%d of the %d runs ran another backend, backend "
 			 "version or backend options than baseline run 1 (%s "
-			 "version %d%s%s)",
-			 be, r->na + r->nb, ref->cfg.backend,
-			 ref->cfg.backend_version,
+			 "version %s%s%s)",
+			 be, r->na + r->nb, ref->cfg.backend, ver,
 			 ref->cfg.backend_opts ? ", options " : "",
 			 ref->cfg.backend_opts ? ref->cfg.backend_opts : "");
+	}
 	if (lf)
 		cmp_note(r,
 			 "%d of the %d runs ran another loadfile than baseline "

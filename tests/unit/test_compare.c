@@ -460,6 +460,43 @@ static void test_text_logs(void **state)
 	free_set(b, 4);
 }
 
+/* --paths modes: what a result ran, and mixing them is refused */
+static void test_paths(void **state)
+{
+	struct result *r[3];
+	const char *names[3] = {"a.json", "b.json", NULL};
+	struct st_rng g;
+	char err[512];
+
+	(void)state;
+	st_rng_seed(&g, 9);
+	synth_set(&g, r, 3, 0);
+	for (int i = 0; i < 3; i++)
+		r[i]->tool = strdup("dbench-ng");
+	/* a dbench-ng JSON result from before --paths ran through dirfds */
+	assert_string_equal(cmp_paths_of(r[0]), "dirfd");
+	r[0]->has_bins = false; /* a dbench-ng text log: not known */
+	assert_null(cmp_paths_of(r[0]));
+	free(r[0]->tool);
+	r[0]->tool = strdup("dbench"); /* dbench 4.0 itself */
+	assert_string_equal(cmp_paths_of(r[0]), "full");
+	r[1]->cfg.paths = "full";
+	r[2]->cfg.paths = "full";
+	assert_false(cmp_paths_differ(r, names, 3, err, sizeof(err)));
+	r[2]->cfg.paths = "dirfd";
+	assert_true(cmp_paths_differ(r, names, 3, err, sizeof(err)));
+	assert_string_equal(err, "a.json ran --paths full and another --paths "
+				 "dirfd: --paths dirfd asks less of the kernel, "
+				 "so their numbers are not comparable");
+	/* an unknown mode is no difference */
+	r[0]->has_bins = false;
+	free(r[0]->tool);
+	r[0]->tool = strdup("dbench-ng");
+	r[1]->cfg.paths = "dirfd";
+	assert_false(cmp_paths_differ(r, names, 3, err, sizeof(err)));
+	free_set(r, 3);
+}
+
 /* ops on one side only are a note; filters are checked */
 static void test_notes_and_filters(void **state)
 {
@@ -511,6 +548,14 @@ static void test_notes_and_filters(void **state)
 				    "of clients than baseline run 1 (2)"));
 	assert_non_null(strstr(out, "note: 3 of the 4 runs ran another "
 				    "backend"));
+	free(out);
+	cmp_free(rep);
+	/* a baseline that does not record its version says so */
+	a[0]->cfg.backend_version = 0;
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "than baseline run 1 (fileio version not "
+				    "recorded)"));
 	free(out);
 	cmp_free(rep);
 
@@ -658,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_three_runs),
 		cmocka_unit_test(test_text_logs),
 		cmocka_unit_test(test_notes_and_filters),
+		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_exceedance_bins),
 	};
