@@ -41,8 +41,9 @@ for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
 	grep -q "$k" "$j" || fail "the result lacks $k"
 done
 grep -q '"status": "ok"' "$j" || fail "status not ok"
-grep -q '"backend_version": 1,' "$j" && grep -q '"backend_options": null' "$j" ||
+grep -q '"backend_version": 2,' "$j" && grep -q '"backend_options": null' "$j" ||
 	fail "backend version or options: $(grep '"backend' "$j")"
+grep -q '"paths": "full",' "$j" || fail "paths: $(grep '"paths' "$j")"
 expect_rc 0 "$DBNG" -t 1 --warmup 0 -o no-openat2 -o no-openat2=1 \
 	--json "$TMP/o.json" -D "$D" 1 >/dev/null
 grep -q '"backend_options": "no-openat2"' "$TMP/o.json" ||
