@@ -15,7 +15,10 @@
 # extends; Unlink, Rename and Deltree move or forget sizes.  A WriteX is an
 # "append" when its offset is the file's current size, a "hole" when it
 # starts past it (the gap is left unwritten), "below" when it starts under
-# it (overwrite, or the filling of a hole a pre-extend left).  Only lines
+# it (overwrite, or the filling of a hole a pre-extend left).  Written
+# 4 KiB blocks are tracked per file (Rename moves them, truncation and
+# Unlink drop them): a WriteX is "allocating" when all its blocks are
+# written for the first time, "rewriting" when none is.  Only lines
 # whose status is NT_STATUS_OK count.  POSIX awk (mawk, gawk, busybox).
 
 function tok(line,   n, c, i, t, q) {	# split on blanks, "..." groups
@@ -53,6 +56,7 @@ function fbucket(v) {	# file size classes
 	return ">=1M"
 }
 function setfile(p, v,   d) {
+	if (!(p in ino)) ino[p] = ++nino
 	if (!(p in size)) {
 		d = dirof(p); indir[d]++
 		if (indir[d] > peakdir[d]) peakdir[d] = indir[d]
@@ -61,6 +65,7 @@ function setfile(p, v,   d) {
 }
 function rmfile(p,   d) {
 	if (p in size) { d = dirof(p); indir[d]--; delete size[p] }
+	delete ino[p]
 }
 function closeh(f,   p) {
 	p = hpath[f]
@@ -103,8 +108,10 @@ function rank(q,   v, c) {	# the q-quantile of the handle lifetimes
 		path = T[i + 1]; disp = T[i + 3] + 0; f = T[i + 4]
 		if (T[i + 3] ~ /^0x/) disp = substr(T[i + 3], 3) + 0
 		if (disp == 2 || disp == 0 || disp == 4 || disp == 5 ||
-		    (disp == 3 && !(path in size)))
+		    (disp == 3 && !(path in size))) {
+			delete ino[path]
 			setfile(path, 0)
+		}
 		else if (!(path in size) && T[i + 2] != "0x1")
 			setfile(path, 0)	# opened, size unknown: 0
 		if (f in hpath) closeh(f)
@@ -120,6 +127,16 @@ function rank(q,   v, c) {	# the q-quantile of the handle lifetimes
 		else { below++; belowb += len; if (off + len > cur) straddle++ }
 		if (off + len > cur) setfile(path, off + len)
 		hw[f] += len
+		if (!(path in ino)) ino[path] = ++nino
+		nb = 0; fresh = 0
+		for (b = int(off / 4096); b <= int((off + len - 1) / 4096); b++) {
+			nb++
+			if (!((ino[path], b) in blk)) { blk[ino[path], b] = 1; fresh++ }
+		}
+		newblk += fresh; allblk += nb
+		if (fresh == nb) wnew++
+		else if (!fresh) wold++
+		else wmixed++
 	} else if (op == "ReadX") {
 		len = T[i + 3] + 0
 		nr++; rsum += len; rsz[bucket(len)]++
@@ -130,7 +147,8 @@ function rank(q,   v, c) {	# the q-quantile of the handle lifetimes
 		rmfile(T[i + 1])
 	} else if (op == "Rename") {
 		if (T[i + 1] in size) {
-			v = size[T[i + 1]]; rmfile(T[i + 1]); setfile(T[i + 2], v)
+			v = size[T[i + 1]]; id = ino[T[i + 1]]; rmfile(T[i + 1])
+			rmfile(T[i + 2]); ino[T[i + 2]] = id; setfile(T[i + 2], v)
 		}
 	} else if (op == "Deltree") {
 		pre = T[i + 1] "\\"
@@ -148,6 +166,10 @@ END {
 	p("writex.hole", pct(hole, nw))
 	p("writex.below_eof", pct(below, nw))
 	p("writex.below_eof_extending", pct(straddle, nw))
+	p("writex.allocating_only", pct(wnew, nw))
+	p("writex.rewriting_only", pct(wold, nw))
+	p("writex.mixed", pct(wmixed, nw))
+	p("writex.blocks_newly_allocated", pct(newblk, allblk))
 	p("writex.bytes_append", pct(appb, wsum))
 	p("writex.bytes_hole", pct(holeb, wsum))
 	p("writex.bytes_below_eof", pct(belowb, wsum))
@@ -158,6 +180,7 @@ END {
 	p("readx.mean_bytes", sprintf("%.0f", nr ? rsum / nr : 0))
 	p("readx.mean_ret_bytes", sprintf("%.0f", nr ? rret / nr : 0))
 	for (j = 1; j in B; j++) p("readx.size " B[j], pct(rsz[B[j]], nr))
+	p("bytes_per_line", sprintf("%.0f", (rsum + wsum) / total))
 	p("read_write_bytes_ratio", sprintf("%.2f", wsum ? rsum / wsum : 0))
 	if (!terse) print "handles"
 	p("handles.closed", nclosed)

@@ -523,7 +523,7 @@ static int create_file(int n, long size, bool keep_open)
 static void read_doc(int h)
 {
 	long size = FILE_OF(h)->size, off;
-	int n = rnd_range(2, 5);
+	int n = rnd_range(2, 9);
 
 	if (FILE_OF(h)->kind == K_TXT) {
 		op_read(h, 0, size);
@@ -570,11 +570,10 @@ static void set_up_office(void)
 		for (p = office[i] + len + 1; *p == ' '; p += len) {
 			len = (int)strcspn(++p, " ");
 			snprintf(name, sizeof(name), "%.*s", len, p);
-			h = create_file(node(d, name, kind_of(name)),
-					file_size(kind_of(name), 0),
-					kind_of(name) == K_PST);
-			if (h >= 0)
-				h_mail = h;	/* the mailbox stays open */
+			h = node(d, name, kind_of(name));
+			create_file(h, file_size(kind_of(name), 0), false);
+			if (kind_of(name) == K_PST)	/* the mail client */
+				h_mail = op_open(h, 0x40, 1);	/* stays open */
 		}
 	}
 	d_tmpl = d_dept[0];
@@ -583,14 +582,46 @@ static void set_up_office(void)
 
 /* ---- activities ------------------------------------------------------ */
 
-/* Save @doc (open as *@h): write a temp file, replace the original. */
+/* Rewrite [0, @size) of the open file in place, in 64 KiB blocks. */
+static void rewrite_body(int h, long size)
+{
+	long off;
+
+	for (off = 0; off < size; off += 65536)
+		op_write(h, off, size - off < 65536 ? size - off : 65536);
+}
+
+/*
+ * Save @doc (open as *@h).  Word writes a temp file and swaps it in with
+ * two renames (original -> ~wrl backup, temp -> original, then deletes the
+ * backup).  Excel and PowerPoint save in place over the open handle:
+ * Excel rewrites the whole workbook in 64 KiB blocks, PowerPoint the
+ * slides that changed and then its header page, flushing each time.
+ */
 static void save_document(int doc, int *h)
 {
-	int t = new_temp(nodes[doc].parent, "~wr", false), ht;
+	int t, ht, bak, i;
 	long size = file_size(nodes[doc].kind,
 			      nodes[doc].size + rnd_range(-3, 4) * 2048);
 
 	op_qfs();
+	if (nodes[doc].kind == K_XLS) {
+		op_fh(OP_QFILEINFO, *h, 1004);
+		rewrite_body(*h, size);
+		op_fh(OP_SFILEINFO, *h, 1004);
+		return;
+	}
+	if (nodes[doc].kind == K_PPT) {
+		for (i = rnd_range(1, 2); i > 0; i--)
+			op_write(*h, rnd(nodes[doc].size / 65536) * 65536,
+				 65536);
+		for (i = rnd_range(1, 4); i > 0; i--) {	/* header page */
+			op_write(*h, 0, 4096);
+			op_fh(OP_FLUSH, *h, 0);
+		}
+		return;
+	}
+	t = new_temp(nodes[doc].parent, "~wr", false);
 	op_qpi(nodes[t].path, 1004);
 	op_open_missing(nodes[t].path);
 	ht = create_file(t, size, true);
@@ -599,8 +630,10 @@ static void save_document(int doc, int *h)
 	op_close(ht);
 	op_close(*h);
 	op_qpi(nodes[doc].path, 1004);
-	op_unlink(doc);
+	bak = new_temp(nodes[doc].parent, "~wrl", false);
+	op_rename(doc, bak);
 	op_rename(t, doc);
+	op_unlink(bak);
 	op_qpi(nodes[doc].path, 1035);
 	*h = op_open(doc, 0x40, 1);
 	op_read(*h, 0, 4096);
@@ -608,7 +641,7 @@ static void save_document(int doc, int *h)
 
 static void edit_document(void)
 {
-	int doc = pick(-1, chance(3) ? M(K_PPT) : chance(70) ? M(K_DOC) :
+	int doc = pick(-1, chance(8) ? M(K_PPT) : chance(65) ? M(K_DOC) :
 		       M(K_XLS), true);
 	int dir = nodes[doc].parent, h, owner, n, r;
 	char name[PATH_LEN];
@@ -624,7 +657,8 @@ static void edit_document(void)
 	op_qfs();
 	h = op_open(doc, 0x40, 1);
 	op_fh(OP_QFILEINFO, h, 1004);
-	create_file(owner, 162, false);
+	/* the owner file: Word writes the user's name into it */
+	create_file(owner, nodes[doc].kind == K_DOC ? 162 : 0, false);
 	if (chance(5))			/* never-created add-ins dir */
 		op_qpi(ROOT "\\office\\templates\\startup\\addins.dot", 1004);
 	if (nodes[doc].kind == K_DOC) {
@@ -667,7 +701,7 @@ static void view_document(void)
 	h = op_open(f, 0x40, 1);
 	if (chance(5))
 		op_fh(OP_QFILEINFO, h, 1005);
-	if (chance(12) || nodes[f].kind == K_TXT)
+	if (chance(9) || nodes[f].kind == K_TXT)
 		read_doc(h);
 	else				/* preview: the first pages */
 		for (off = 0, n = rnd_range(3, 8);
@@ -701,7 +735,7 @@ static void browse_folder(void)
 
 static void temp_file(void)
 {
-	int r = rnd(10), kind = r < 4 ? 0 : r < 7 ? 1 : 2, t, h, i;
+	int r = rnd(20), kind = r < 11 ? 0 : r < 15 ? 1 : 2, t, h, i;
 	long size = rnd_range(1, 2) * 4096;
 
 	t = new_temp(chance(40) ? d_scratch : d_dept[rnd_range(1, NR_DEPTS)],
@@ -713,7 +747,12 @@ static void temp_file(void)
 	op_qpi(nodes[t].path, 1004);
 	op_open_missing(nodes[t].path);
 	h = op_open(t, 0x40, 2);
-	if (kind == 1) {			/* print job, page by page */
+	if (kind == 1 && chance(60)) {	/* print job, size known */
+		op_write(h, size - 1, 1);
+		op_write(h, 0, size);
+		if (chance(50))
+			op_fh(OP_FLUSH, h, 0);
+	} else if (kind == 1) {			/* print job, page by page */
 		for (i = 0; i < size; i += 4096)
 			op_write(h, i, 4096);
 		if (chance(50))
@@ -734,7 +773,7 @@ static void temp_file(void)
 static void review_folder(void)
 {
 	int d = rnd_range(1, NR_DEPTS), d2 = chance(50) ? d % NR_DEPTS + 1 : d;
-	int h[MAX_HANDLES], n = 0, i;
+	int h[MAX_HANDLES], n = 0, i, r;
 	long size, len;
 
 	op_find(d_dept[d], "*");
@@ -752,7 +791,9 @@ static void review_folder(void)
 	}
 	for (i = rnd_range(n, 3 * n); i > 0; i--) {	/* properties, TOC */
 		size = FILE_OF(h[i % n])->size;
-		len = chance(50) ? 4096 : 512 << rnd(6);
+		r = rnd(100);		/* pages, streams, summary records */
+		len = r < 50 ? 4096 : r < 76 ? 512 << rnd(6) :
+			rnd_range(8, 31) * 16;
 		op_read(h[i % n], size > len ? rnd(size / len) * len : 0, len);
 	}
 	for (i = 0; i < n; i++)
@@ -788,6 +829,7 @@ static void db_session(void)
 	for (i = rnd_range(1, 4); i > 0; i--)
 		op_write(h, rnd(pages) * 4096, 4096);
 	op_lock(OP_UNLOCKX, h);
+	op_write(h, 0, 4096);				/* header page */
 	op_fh(OP_FLUSH, h, 0);
 	op_close(h);
 	op_close(hl);
@@ -875,7 +917,7 @@ static bool fill_one(int64_t slack)
 		OP_READX, OP_QPATHINFO, OP_CLOSE, OP_NTCREATEX, OP_WRITEX,
 		OP_FINDFIRST, OP_QFSINFO, OP_QFILEINFO, OP_SFILEINFO, OP_FLUSH
 	};
-	long pages = FILE_OF(h_mail)->size / 4096, len;
+	long pages = FILE_OF(h_mail)->size / 4096, len, r;
 	enum op best = NR_OPS;
 	int64_t worst = 0, d;
 	char path[2 * PATH_LEN];
@@ -896,14 +938,18 @@ static bool fill_one(int64_t slack)
 		len = chance(80) ? 4096 : 16384;
 		op_read(h_mail, rnd(pages) * 4096, len);
 		break;
-	case OP_WRITEX:
-		op_write(h_mail, rnd(pages) * 4096, 4096);
+	case OP_WRITEX:		/* store a message, update an index */
+		r = rnd(100);
+		len = r < 45 ? 4096 : r < 75 ? 65536 : r < 90 ? 512L << rnd(3) :
+			16384;
+		op_write(h_mail, rnd(pages - len / 4096 + 1) * 4096, len);
 		break;
 	case OP_QFILEINFO:
 	case OP_SFILEINFO:
 		op_fh(best, h_mail, 1004);
 		break;
-	case OP_FLUSH:
+	case OP_FLUSH:		/* commit the mailbox header page */
+		op_write(h_mail, 0, 4096);
 		op_fh(OP_FLUSH, h_mail, 0);
 		break;
 	case OP_QFSINFO:			/* explorer */
