@@ -100,7 +100,7 @@ static const struct {
 	const char *ext;
 	long min, max;		/* size range of the working-set files */
 } kinds[] = {
-	[K_DOC] = { ".doc", 24 * KB, 320 * KB },
+	[K_DOC] = { ".doc", 24 * KB, 192 * KB },
 	[K_XLS] = { ".xls", 48 * KB, 640 * KB },
 	[K_PPT] = { ".ppt", 480 * KB, 2048 * KB },
 	[K_MDB] = { ".mdb", 1024 * KB, 2560 * KB },
@@ -523,7 +523,7 @@ static int create_file(int n, long size, bool keep_open)
 static void read_doc(int h)
 {
 	long size = FILE_OF(h)->size, off;
-	int n = rnd_range(2, 9);
+	int n = rnd_range(2, 5);
 
 	if (FILE_OF(h)->kind == K_TXT) {
 		op_read(h, 0, size);
@@ -701,7 +701,7 @@ static void view_document(void)
 	h = op_open(f, 0x40, 1);
 	if (chance(5))
 		op_fh(OP_QFILEINFO, h, 1005);
-	if (chance(9) || nodes[f].kind == K_TXT)
+	if (chance(16) || nodes[f].kind == K_TXT)
 		read_doc(h);
 	else				/* preview: the first pages */
 		for (off = 0, n = rnd_range(3, 8);
@@ -747,12 +747,8 @@ static void temp_file(void)
 	op_qpi(nodes[t].path, 1004);
 	op_open_missing(nodes[t].path);
 	h = op_open(t, 0x40, 2);
-	if (kind == 1 && chance(60)) {	/* print job, size known */
+	if (kind == 1) {		/* print job: size known, pre-extended */
 		op_write(h, size - 1, 1);
-		op_write(h, 0, size);
-		if (chance(50))
-			op_fh(OP_FLUSH, h, 0);
-	} else if (kind == 1) {			/* print job, page by page */
 		for (i = 0; i < size; i += 4096)
 			op_write(h, i, 4096);
 		if (chance(50))
@@ -940,7 +936,7 @@ static bool fill_one(int64_t slack)
 		break;
 	case OP_WRITEX:		/* store a message, update an index */
 		r = rnd(100);
-		len = r < 45 ? 4096 : r < 75 ? 65536 : r < 90 ? 512L << rnd(3) :
+		len = r < 30 ? 4096 : r < 80 ? 65536 : r < 92 ? 512L << rnd(3) :
 			16384;
 		op_write(h_mail, rnd(pages - len / 4096 + 1) * 4096, len);
 		break;
