@@ -18,8 +18,12 @@
 # it (overwrite, or the filling of a hole a pre-extend left).  Written
 # 4 KiB blocks are tracked per file (Rename moves them, truncation and
 # Unlink drop them): a WriteX is "allocating" when all its blocks are
-# written for the first time, "rewriting" when none is.  Only lines
-# whose status is NT_STATUS_OK count.  POSIX awk (mawk, gawk, busybox).
+# written for the first time, "rewriting" when none is.  Handle lifetimes
+# are in loadfile lines from NTCreateX to Close; file sizes are taken at
+# the Close of a handle that wrote; files per directory is each
+# directory's peak.  The op counts include every line, the other figures
+# only lines whose status is NT_STATUS_OK.  POSIX awk (checked with mawk
+# and nawk).
 
 function tok(line,   n, c, i, t, q) {	# split on blanks, "..." groups
 	n = 0; t = ""; q = 0; have = 0

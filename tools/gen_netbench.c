@@ -9,7 +9,7 @@
  * share.  The client creates its folder skeleton (six departments,
  * templates, mail, scratch) and copies its working set onto the share:
  * documents, spreadsheets, presentations, three databases and a mailbox
- * (45 files, ~23 MB).  Then it runs activities, each a short, consistent
+ * (45 files, ~22 MB).  Then it runs activities, each a short, consistent
  * sequence of the calls an office application makes:
  *
  *	edit_document	open, read, save 0-3 times: Word via a temp file and
@@ -28,7 +28,7 @@
  *  - every other turn, the activity behind a rare op (LockX, Rename,
  *    Unlink) runs instead if that op is behind;
  *  - a background "mail client and explorer" (the mailbox stays open all
- *    day) adds single calls for ops more than 1 % behind (~6 % of lines);
+ *    day) adds single calls for ops more than 1 % behind (~5 % of lines);
  *  - at the end of the day, archive renames, deletes and a last database
  *    lock top up the rare ops, every handle is closed, the tree deleted.
  *
@@ -41,8 +41,8 @@
  * follows client.txt's distributions (bench/loadfile-shape.awk): about
  * half the WriteX rewrite blocks already written (in-place saves, page
  * and header-page updates), most Flushes follow such a rewrite, and new
- * files are pre-extended by one byte at the end of their first buffer.  The output is deterministic:
- * a fixed-seed splitmix64 and integer-only decisions give the same bytes
+ * files are pre-extended by one byte at the end of their first buffer.
+ * The output is deterministic: a fixed-seed splitmix64 and integer-only decisions give the same bytes
  * with any compiler and optimisation level.  Exit status 1 if the mix
  * misses the tolerance (2 % relative, or +-1 line for ops expected fewer
  * than 50 times; Deltree, Mkdir, Rmdir and Sleep are structural).
