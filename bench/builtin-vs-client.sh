@@ -95,7 +95,7 @@ cleanup() {
 		mounted=0
 	fi
 	if [ -n "$loopdev" ]; then
-		losetup -d "$loopdev"
+		detach "$loopdev"
 		loopdev=
 	fi
 	if [ -n "$imgdir" ]; then
@@ -127,10 +127,22 @@ setup_fs() {
 	mounted=1
 }
 
+# detach LOOPDEV: losetup -d, and no error if the device is already
+# unbound (a loop device set up elsewhere with autoclear, or detached by
+# another program's cleanup, is gone by then)
+detach() {
+	losetup -d "$1" 2>/dev/null && return 0
+	if losetup "$1" >/dev/null 2>&1; then
+		echo "$me: cannot detach $1" >&2
+		return 1
+	fi
+	return 0
+}
+
 teardown_fs() {
 	umount_retry "$mnt"
 	mounted=0
-	losetup -d "$loopdev"
+	detach "$loopdev"
 	loopdev=
 	rm -f "$imgdir"/*.img
 }
@@ -192,7 +204,6 @@ for fs in $FSTYPES; do
 			eval "t_$w+=(\"\$t\") wx_$w+=(\"\$wx\") fl_$w+=(\"\$fl\")"
 		done
 	done
-	teardown_fs
 	for w in builtin client; do
 		eval "mt_$w=\$(median \"\${t_$w[@]}\")"
 		eval "mw_$w=\$(median \"\${wx_$w[@]}\")"
@@ -224,6 +235,7 @@ for fs in $FSTYPES; do
 	say "       rounds MB/s built-in: $(printf '%.2f ' "${t_builtin[@]}")client.txt: $(printf '%.2f ' "${t_client[@]}")"
 	say "       rounds WriteX us built-in: $(printf '%.0f ' "${wx_builtin[@]}")client.txt: $(printf '%.0f ' "${wx_client[@]}")"
 	say "       rounds Flush us built-in: $(printf '%.0f ' "${fl_builtin[@]}")client.txt: $(printf '%.0f ' "${fl_client[@]}")"
+	teardown_fs
 done
 say ""
 say "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
