@@ -2,7 +2,10 @@
 # The built-in workload: the committed loadfile is exactly what
 # tools/gen_netbench.c generates, it is what the binary embeds, every op
 # type is present, and each op's share of lines is within 2 % (relative)
-# of dbench's client.txt, read from the Debian package (never copied).
+# of dbench's client.txt, read from the Debian package (never copied);
+# and what reaches the file system (I/O size means and shares, rewrites
+# against allocating writes, appends, Flush per MB) is within a band
+# around client.txt's (bench/loadfile-shape.awk, aggregates only).
 . "$(dirname "$0")/../lib.sh"
 
 LOAD=$ROOT/loadfiles/netbench.load
@@ -50,4 +53,39 @@ END {
 	}
 	exit bad
 }' "$CLIENT_TXT" "$LOAD" || fail "the op mix is outside the 2 % band"
+echo "ok: op mix within 2 % of client.txt's"
+
+# what reaches the file system: bench/loadfile-shape.awk on both files
+# (aggregate figures only); bands are relative % or percentage points
+SHAPE=$ROOT/bench/loadfile-shape.awk
+awk -v terse=1 -f "$SHAPE" "$CLIENT_TXT" >"$TMP/shape.client" &&
+	awk -v terse=1 -f "$SHAPE" "$LOAD" >"$TMP/shape.builtin" ||
+	fail "loadfile-shape.awk failed"
+awk '
+function val(s) { sub(/ %$/, "", s); return s + 0 }
+{ k = $0; sub(/ [^ ]+( %)?$/, "", k); v = val(substr($0, length(k) + 2)) }
+FNR == NR { ref[k] = v; next }
+{ got[k] = v }
+function rel(k, pct,   d) {
+	d = (got[k] - ref[k]) / ref[k] * 100
+	printf "%-32s client.txt %9.2f  built-in %9.2f  %+6.1f %%  (band %d %%) %s\n",
+		k, ref[k], got[k], d, pct, (d <= pct && d >= -pct) ? "ok" : "OUT OF BAND"
+	if (d > pct || d < -pct) bad = 1
+}
+function pts(k, band,   d) {
+	d = got[k] - ref[k]
+	printf "%-32s client.txt %8.1f%%  built-in %8.1f%%  %+6.1f pts (band %d) %s\n",
+		k, ref[k], got[k], d, band, (d <= band && d >= -band) ? "ok" : "OUT OF BAND"
+	if (d > band || d < -band) bad = 1
+}
+END {
+	rel("writex.mean_bytes", 5); rel("readx.mean_ret_bytes", 5)
+	rel("bytes_per_line", 5); rel("flush.per_MB_written", 5)
+	pts("writex.size 1", 2); pts("writex.size 4096", 5)
+	pts("writex.size >=65536", 5); pts("readx.size 4096", 5)
+	pts("writex.rewriting_only", 8); pts("writex.allocating_only", 8)
+	pts("writex.append", 5); pts("writex.below_eof", 5)
+	exit bad
+}' "$TMP/shape.client" "$TMP/shape.builtin" ||
+	fail "the built-in's I/O shape is outside its band around client.txt's"
 echo "all workload checks passed"
