@@ -63,7 +63,7 @@ for v in SECS ROUNDS NPROCS IMG_MB; do
 	'' | *[!0-9]* | 0) die2 "$v must be a positive number" ;;
 	esac
 done
-command -v jq >/dev/null || die2 "jq missing (apt-get install jq)"
+command -v python3 >/dev/null || die2 "python3 missing (scripts/install-deps.sh check)"
 command -v losetup >/dev/null || die2 "losetup missing (apt-get install mount)"
 for fs in $FSTYPES; do
 	case $fs in
@@ -169,10 +169,14 @@ one_run() {
 		tail -20 "$out" >&2
 		exit 3
 	fi
-	read -r T WX FL < <(jq -r '[.summary.throughput_mbps,
-		((.ops[] | select(.name == "WriteX") | .lat_ns.mean) // 0) / 1000,
-		((.ops[] | select(.name == "Flush") | .lat_ns.mean) // 0) / 1000]
-	       | @tsv' "$json")
+	read -r T WX FL < <(python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+mean = {o["name"]: o["lat_ns"]["mean"] for o in r["ops"]}
+print(r["summary"]["throughput_mbps"], mean.get("WriteX", 0) / 1000,
+      mean.get("Flush", 0) / 1000, sep="\t")
+PY
+)
 }
 
 csv=$RESULTS_DIR/runs.csv
