@@ -10,7 +10,7 @@
  * --paths full (the default, ops_full.c): as dbench 4.0, every call names
  * the whole path, "clients/client0/dir/file" from DIR (the clients' working
  * directory), so the kernel walks every component on every call; opens
- * are openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, and the start-up
+ * are openat2 RESOLVE_NO_SYMLINKS (no path has ".."), and the start-up
  * check of setup.c refuses a tree in which someone else could plant a
  * symlink for the other calls to follow.
  *

@@ -8,9 +8,12 @@
  * docs/compat.md ("The system calls"):
  *
  *  - opens (NTCreateX, and the directory opens of dbench's opendir() in
- *    the lookup, Find, Deltree and -S) are openat2() with RESOLVE_BENEATH |
- *    RESOLVE_NO_SYMLINKS: the same walk, but it cannot leave DIR or follow
- *    a symlink;
+ *    the lookup, Find, Deltree and -S) are openat2() with
+ *    RESOLVE_NO_SYMLINKS: the same walk, but no symlink is followed, and
+ *    since no path has ".." (refused when the loadfile is compiled) it
+ *    cannot leave DIR.  Not RESOLVE_BENEATH: a scoped lookup grabs DIR as
+ *    its root and checks the result under the global mount_lock on every
+ *    open (path_is_under()), work dbench's opens do not do;
  *  - stat(), utime() and getxattr() do not follow a symlink in the last
  *    component (AT_SYMLINK_NOFOLLOW, lgetxattr);
  *  - statfs() names "." (DIR) instead of DIR's own path.
@@ -28,8 +31,7 @@
 
 #include "fileio.h"
 
-#define FULL_RESOLVE \
-	(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+#define FULL_RESOLVE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 
 /* Glibc's opendir() reads a directory in buffers of its st_blksize, at
  * least 32 KiB and at most 1 MiB: the same getdents64 calls as dbench's
