@@ -91,6 +91,15 @@ const char *cmp_paths_of(const struct result *x)
 	return x->has_bins ? "dirfd" : NULL;
 }
 
+void cmp_paths_say(char *err, size_t len, const char *a, const char *pa,
+		   const char *b, const char *pb)
+{
+	snprintf(err, len,
+		 "%s ran --paths %s and %s --paths %s: --paths dirfd asks less "
+		 "of the kernel, so their numbers are not comparable",
+		 a, pa, b, pb);
+}
+
 bool cmp_paths_differ(struct result *const *res, const char *const *names,
 		      int n, char *err, size_t len)
 {
@@ -105,12 +114,11 @@ bool cmp_paths_differ(struct result *const *res, const char *const *names,
 			ref = p;
 			r = i;
 		} else if (strcmp(p, ref)) {
-			snprintf(err, len,
-				 "%s ran --paths %s and %s --paths %s: "
-				 "--paths dirfd asks less of the kernel, so "
-				 "their numbers are not comparable",
-				 names && names[r] ? names[r] : "one run", ref,
-				 names && names[i] ? names[i] : "another", p);
+			cmp_paths_say(err, len,
+				      names && names[r] ? names[r] : "one run",
+				      ref,
+				      names && names[i] ? names[i] : "another",
+				      p);
 			return true;
 		}
 	}

@@ -43,6 +43,10 @@ const char *cmp_paths_of(const struct result *x);
 bool cmp_paths_differ(struct result *const *res, const char *const *names,
 		      int n, char *err, size_t len);
 
+/* cmp_paths_say - the message of runs @a and @b of modes @pa and @pb */
+void cmp_paths_say(char *err, size_t len, const char *a, const char *pa,
+		   const char *b, const char *pb);
+
 void cmp_opts_default(struct cmp_opts *o);
 
 /*

@@ -156,11 +156,9 @@ int check_main(int argc, char **argv)
 		const char *p = cmp_paths_of(base[i]);
 
 		if (p && strcmp(p, rc.cfg.paths)) {
-			fprintf(stderr,
-				"dbench-ng check: %s ran --paths %s, this run "
-				"--paths %s: --paths dirfd asks less of the "
-				"kernel, so their numbers are not comparable\n",
-				base_names[i], p, rc.cfg.paths);
+			cmp_paths_say(err, sizeof(err), base_names[i], p,
+				      "this run", rc.cfg.paths);
+			fprintf(stderr, "dbench-ng check: %s\n", err);
 			st = CHECK_SKIP;
 			goto out;
 		}

@@ -73,4 +73,13 @@ rc=$?
 rc=$?
 [ $rc = 125 ] || fail "no --baseline: exit $rc, expected 125"
 grep -q 'no --baseline given' "$TMP/err" || fail "message: $(cat "$TMP/err")"
+
+note "a baseline of the other --paths mode: 125, nothing run"
+"$DBNG" check --baseline "$TMP/base-1.json" --paths dirfd -t 1 -D "$D" 1 \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 125 ] || fail "mixed --paths: exit $rc, expected 125"
+grep -q "^dbench-ng check: $TMP/base-1.json ran --paths full and this run --paths dirfd: .*not comparable$" "$TMP/err" ||
+	fail "message: $(cat "$TMP/err")"
+grep -q "check: run" "$TMP/err" && fail "a run was made: $(cat "$TMP/err")"
 echo "all check tests passed"
