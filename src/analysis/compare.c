@@ -114,11 +114,10 @@ bool cmp_paths_differ(struct result *const *res, const char *const *names,
 			ref = p;
 			r = i;
 		} else if (strcmp(p, ref)) {
-			cmp_paths_say(err, len,
-				      names && names[r] ? names[r] : "one run",
-				      ref,
-				      names && names[i] ? names[i] : "another",
-				      p);
+			cmp_paths_say(
+				err, len,
+				names && names[r] ? names[r] : "one run", ref,
+				names && names[i] ? names[i] : "another", p);
 			return true;
 		}
 	}
