@@ -111,25 +111,42 @@ void dir_invalidate(struct be_client *cl, uint32_t pi)
 		dir_drop(cl->priv, cl->prog->inval[pa->inval + i]);
 }
 
-/* Case-insensitive search for @name in directory @fd, as Samba does on a
- * miss.  The result is not used: the cost is what dbench emulates. */
-void scan_icase(int fd, const char *name)
+/* readdir() of @fd in @len-byte getdents64 calls into @buf until a name
+ * equal to @name but for case, or the end (both modes' lookups) */
+void dents_find_icase(int fd, char *buf, size_t len, const char *name)
 {
 	long n;
 
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return;
-	while ((n = syscall(SYS_getdents64, fd, fileio_g.dents,
-			    sizeof(fileio_g.dents))) > 0) {
+	while ((n = syscall(SYS_getdents64, fd, buf, len)) > 0) {
 		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d =
-				(void *)(fileio_g.dents + off);
+			struct linux_dirent64 *d = (void *)(buf + off);
 
 			if (!strcasecmp(d->d_name, name))
 				return;
 			off += d->d_reclen;
 		}
 	}
+}
+
+/* readdir() of @fd as above until @count entries are consumed, or the end
+ * (both modes' Find) */
+void dents_skip(int fd, char *buf, size_t len, int64_t count)
+{
+	long n;
+
+	while (count > 0 && (n = syscall(SYS_getdents64, fd, buf, len)) > 0) {
+		for (long off = 0; off < n && count > 0; count--)
+			off += ((struct linux_dirent64 *)(buf + off))->d_reclen;
+	}
+}
+
+/* Case-insensitive search for @name in directory @fd, as Samba does on a
+ * miss.  The result is not used: the cost is what dbench emulates. */
+void scan_icase(int fd, const char *name)
+{
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	dents_find_icase(fd, fileio_g.dents, sizeof(fileio_g.dents), name);
 }
 
 /* Read the DOS attribute xattr of @base in @dfd (-x). */

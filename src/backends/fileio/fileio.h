@@ -73,6 +73,8 @@ int dir_open(struct be_client *cl, uint32_t d);
 void dir_drop_all(struct fileio_client *fc, uint32_t ndirs);
 bool dir_stale(struct be_client *cl, uint32_t d);
 void dir_invalidate(struct be_client *cl, uint32_t pi);
+void dents_find_icase(int fd, char *buf, size_t len, const char *name);
+void dents_skip(int fd, char *buf, size_t len, int64_t count);
 void scan_icase(int fd, const char *name);
 void xattr_read_at(int dfd, const char *base);
 void sync_dir(struct be_client *cl, uint32_t pi);

@@ -44,6 +44,11 @@ static inline const char *fpath(struct be_client *cl, uint32_t pi)
 	return ((struct fileio_client *)cl->priv)->fpath[pi];
 }
 
+static inline const char *fparent(struct be_client *cl, uint32_t pi)
+{
+	return ((struct fileio_client *)cl->priv)->fparent[pi];
+}
+
 /* dbench's open(@path, @flags, 0600), beneath DIR and never through a
  * symlink (on kernels without openat2: O_NOFOLLOW on the last component,
  * and the start-up check of setup.c for the others).  -1 and errno. */
@@ -102,23 +107,6 @@ static char *level_buf(int k, size_t len)
 	return b;
 }
 
-/* readdir() until a name equal to @name but for case, or the end */
-static void scan_fd(int fd, size_t len, const char *name)
-{
-	char *buf = level_buf(0, len);
-	long n;
-
-	while (buf && (n = dents(fd, buf, len)) > 0) {
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(buf + off);
-
-			if (!strcasecmp(d->d_name, name))
-				return;
-			off += d->d_reclen;
-		}
-	}
-}
-
 /* dbench's resolve_name(): stat the name; on a miss (unless --no-resolve)
  * read its directory until a name equal but for case, or the end.  The
  * result of the scan is not used, as in dbench.  0 or -errno (the stat). */
@@ -126,7 +114,7 @@ static int full_resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 {
 	struct fileio_client *fc = cl->priv;
 	const char *path = fc->fpath[pi];
-	char val[DOS_ATTR_LEN];
+	char val[DOS_ATTR_LEN], *buf;
 	size_t len;
 	int fd, rc;
 
@@ -140,7 +128,9 @@ static int full_resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 		return rc;
 	fd = full_opendir(fc->fparent[pi], &len);
 	if (fd >= 0) {
-		scan_fd(fd, len, fc->bases[pi]);
+		buf = level_buf(0, len);
+		if (buf)
+			dents_find_icase(fd, buf, len, fc->bases[pi]);
 		close(fd);
 	}
 	return rc;
@@ -155,8 +145,7 @@ static bool exists(struct be_client *cl, uint32_t pi, struct stat *st)
 /* dbench's sync_parent() of -S: open the directory, fdatasync, close */
 static void sync_parent(struct be_client *cl, uint32_t pi)
 {
-	int fd = full_open(((struct fileio_client *)cl->priv)->fparent[pi],
-			   O_RDONLY);
+	int fd = full_open(fparent(cl, pi), O_RDONLY);
 
 	if (fd >= 0) {
 		fdatasync(fd);
@@ -307,27 +296,21 @@ int full_sfileinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 
 int full_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
-	int64_t maxcnt = op->arg[1];
 	struct stat st;
 	char *buf;
 	size_t len;
-	long n;
 	int fd;
 
 	(void)h;
 	full_resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
-	fd = full_opendir(
-		((struct fileio_client *)cl->priv)->fparent[op->path[0]], &len);
+	fd = full_opendir(fparent(cl, op->path[0]), &len);
 	if (fd < 0)
 		return 0;
 	buf = level_buf(0, len);
-	/* readdir() until maxcnt entries are consumed */
-	while (buf && maxcnt > 0 && (n = dents(fd, buf, len)) > 0) {
-		for (long off = 0; off < n && maxcnt > 0; maxcnt--)
-			off += ((struct linux_dirent64 *)(buf + off))->d_reclen;
-	}
+	if (buf) /* readdir() until maxcnt entries are consumed */
+		dents_skip(fd, buf, len, op->arg[1]);
 	close(fd);
 	return 0;
 }

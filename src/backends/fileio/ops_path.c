@@ -142,9 +142,7 @@ int fileio_qfsinfo(struct be_client *cl, const struct lf_op *op, be_handle *h)
 
 int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
-	int64_t maxcnt = op->arg[1], seen = 0;
 	struct stat st;
-	long n;
 	int fd;
 
 	if (fileio_g.full)
@@ -158,11 +156,6 @@ int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		return fd;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
-	while (seen < maxcnt && (n = syscall(SYS_getdents64, fd, fileio_g.dents,
-					     sizeof(fileio_g.dents))) > 0) {
-		for (long off = 0; off < n && seen < maxcnt; seen++)
-			off += ((struct linux_dirent64 *)(fileio_g.dents + off))
-				       ->d_reclen;
-	}
+	dents_skip(fd, fileio_g.dents, sizeof(fileio_g.dents), op->arg[1]);
 	return 0;
 }
