@@ -6,51 +6,159 @@
 #include "file_replace.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int file_replace(const char *path, const char *opt, file_emit_fn emit,
-		 const void *ctx, char *err, size_t errlen)
+#include "clock.h"
+
+/* @path's directory ("." for a bare name), for O_TMPFILE */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	d = strndup(path, (size_t)(slash - path));
+	return d;
+}
+
+int file_replace_begin(struct file_pending *p, const char *path,
+		       const char *opt, char *err, size_t errlen)
 {
 	static const char suffix[] = ".tmp.XXXXXX";
 	size_t len = strlen(path);
-	char *tmp;
-	FILE *f;
+	struct stat st;
 	mode_t mask;
-	int fd, e;
+	char *dir;
+	int e;
 
-	if (!strcmp(path, "-")) {
+	p->path = path;
+	p->opt = opt;
+	p->tmp = NULL;
+	p->fd = -1;
+	p->unnamed = false;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(EISDIR));
+		return -1;
+	}
+	p->tmp = malloc(len + sizeof(suffix));
+	dir = dir_of(path);
+	if (!p->tmp || !dir) {
+		free(dir);
+		free(p->tmp);
+		p->tmp = NULL;
+		snprintf(err, errlen, "%s %s: out of memory", opt, path);
+		return -1;
+	}
+	memcpy(p->tmp, path, len);
+	memcpy(p->tmp + len, suffix, sizeof(suffix));
+	mask = umask(0);
+	umask(mask);
+	/* an unnamed file, given its name only when it is complete: a
+	 * process killed meanwhile leaves nothing behind */
+	p->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666 & ~mask);
+	free(dir);
+	if (p->fd >= 0) {
+		p->unnamed = true;
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+		e = errno;
+		goto fail;
+	}
+	p->fd = mkstemp(p->tmp); /* a filesystem without O_TMPFILE */
+	if (p->fd < 0) {
+		e = errno;
+		goto fail;
+	}
+	if (fchmod(p->fd, 0666 & ~mask)) { /* mkstemp made it 0600 */
+		e = errno;
+		file_replace_abort(p);
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
+		return -1;
+	}
+	return 0;
+fail:
+	free(p->tmp);
+	p->tmp = NULL;
+	p->fd = -1;
+	snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
+	return -1;
+}
+
+void file_replace_abort(struct file_pending *p)
+{
+	if (!p->tmp)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	if (!p->unnamed)
+		unlink(p->tmp);
+	free(p->tmp);
+	p->tmp = NULL;
+	p->fd = -1;
+}
+
+/* Give the complete unnamed file of @p the name p->tmp (made unique).
+ * 0, or -1 with errno set. */
+static int name_unnamed(struct file_pending *p)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	char proc[64];
+	size_t n = strlen(p->tmp);
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", p->fd);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		uint64_t x = clock_ns() ^ ((uint64_t)getpid() << 32) ^
+			     (uint64_t)attempt;
+
+		for (size_t i = n - 6; i < n; i++, x /= 36)
+			p->tmp[i] = digits[x % 36];
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, p->tmp,
+			    AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno == ENOENT) /* no /proc: root may link the fd */
+			if (!linkat(p->fd, "", AT_FDCWD, p->tmp, AT_EMPTY_PATH))
+				return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
+		     char *err, size_t errlen)
+{
+	FILE *f;
+	int e;
+
+	if (!strcmp(p->path, "-")) {
 		errno = 0;
 		if (emit(stdout, ctx) || fflush(stdout)) {
 			snprintf(err, errlen,
-				 "%s -: cannot write to stdout: %s", opt,
+				 "%s -: cannot write to stdout: %s", p->opt,
 				 strerror(errno ? errno : EIO));
 			return -1;
 		}
 		return 0;
 	}
-	tmp = malloc(len + sizeof(suffix));
-	if (!tmp) {
-		snprintf(err, errlen, "%s %s: out of memory", opt, path);
+	if (!p->tmp) {
+		snprintf(err, errlen, "%s %s: no temporary file", p->opt,
+			 p->path);
 		return -1;
 	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, suffix, sizeof(suffix));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
-		return -1;
-	}
-	mask = umask(0); /* mkstemp made it 0600 */
-	umask(mask);
-	f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
+	f = fdopen(dup(p->fd), "w");
 	if (!f) {
 		e = errno;
-		close(fd);
 		goto fail;
 	}
 	errno = 0;
@@ -59,15 +167,32 @@ int file_replace(const char *path, const char *opt, file_emit_fn emit,
 		fclose(f);
 		goto fail;
 	}
-	if (fclose(f) || rename(tmp, path)) {
+	if (fclose(f) || (p->unnamed && name_unnamed(p))) {
 		e = errno;
 		goto fail;
 	}
-	free(tmp);
+	p->unnamed = false; /* it has a name now: a failure unlinks it */
+	if (rename(p->tmp, p->path)) {
+		e = errno;
+		goto fail;
+	}
+	close(p->fd);
+	free(p->tmp);
+	p->tmp = NULL;
+	p->fd = -1;
 	return 0;
 fail:
-	unlink(tmp);
-	free(tmp);
-	snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
+	file_replace_abort(p);
+	snprintf(err, errlen, "%s %s: %s", p->opt, p->path, strerror(e));
 	return -1;
+}
+
+int file_replace(const char *path, const char *opt, file_emit_fn emit,
+		 const void *ctx, char *err, size_t errlen)
+{
+	struct file_pending p;
+
+	if (file_replace_begin(&p, path, opt, err, errlen))
+		return -1;
+	return file_replace_end(&p, emit, ctx, err, errlen);
 }

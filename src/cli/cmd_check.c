@@ -164,6 +164,11 @@ int check_main(int argc, char **argv)
 		}
 	}
 	rc.cfg.runs = max_runs;	/* --json names one file per run */
+	st = run_start(&rc);
+	if (st) {
+		st = CHECK_SKIP;
+		goto out;
+	}
 	null = verbose ? NULL : fopen("/dev/null", "w");
 	rc.out = rc.cfg.out = verbose ? stderr : null ? null : stderr;
 	cand = calloc((size_t)max_runs, sizeof(*cand));

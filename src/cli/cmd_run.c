@@ -18,11 +18,13 @@
 #include "registry.h"
 #include "builtin.h"
 #include "env.h"
+#include "file_replace.h"
 #include "loadfile.h"
 #include "report_text.h"
 #include "result.h"
 #include "result_json.h"
 #include "runner.h"
+#include "stopsig.h"
 #include "version.h"
 
 /* Parse every loadfile of the comma list @spec into @progs. */
@@ -122,25 +124,85 @@ static int describe_run(struct result *res, const struct config *cfg,
 	return 0;
 }
 
-/* Write the JSON result of run @run: FILE, or with --runs N FILE with
+/* The JSON file of run @run into @path: FILE, or with --runs N FILE with
  * "-RUN" before its extension (r.json -> r-1.json, r-2.json, ...). */
-static int write_json(const struct result *res, const struct config *cfg,
-		      int run)
+static void json_name(const struct config *cfg, int run, char *path, size_t len)
 {
-	char path[4096], err[1024];
 	const char *dot, *slash;
 
 	if (cfg->runs == 1) {
-		snprintf(path, sizeof(path), "%s", cfg->json);
-	} else {
-		dot = strrchr(cfg->json, '.');
-		slash = strrchr(cfg->json, '/');
-		if (!dot || (slash && dot < slash) || dot == cfg->json)
-			dot = cfg->json + strlen(cfg->json);
-		snprintf(path, sizeof(path), "%.*s-%d%s",
-			 (int)(dot - cfg->json), cfg->json, run, dot);
+		snprintf(path, len, "%s", cfg->json);
+		return;
 	}
-	if (result_write_json(res, path, err, sizeof(err))) {
+	dot = strrchr(cfg->json, '.');
+	slash = strrchr(cfg->json, '/');
+	if (!dot || (slash && dot < slash) || dot == cfg->json)
+		dot = cfg->json + strlen(cfg->json);
+	snprintf(path, len, "%.*s-%d%s", (int)(dot - cfg->json), cfg->json, run,
+		 dot);
+}
+
+/* Is @path inside DIR/clients (or DIR/clients itself), which the clean-up
+ * removes?  Decided on the real paths of the directories, so that ".."
+ * and symlinks do not hide it. */
+static bool json_in_tree(const char *dir, const char *path)
+{
+	char *copy = strdup(path), *slash, *base, *rp = NULL;
+	char *rdir = realpath(dir, NULL), clients[4096];
+	size_t n;
+	bool in = false;
+
+	if (!copy || !rdir)
+		goto out;
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = 0;
+	rp = realpath(!slash ? "." : *copy ? copy : "/", NULL);
+	if (!rp)
+		goto out;
+	n = (size_t)snprintf(clients, sizeof(clients), "%s/clients",
+			     strcmp(rdir, "/") ? rdir : "");
+	in = (!strncmp(rp, clients, n) && (!rp[n] || rp[n] == '/')) ||
+	     (!strcmp(rp, rdir) && !strcmp(base, "clients"));
+out:
+	free(rp);
+	free(rdir);
+	free(copy);
+	return in;
+}
+
+/* Check run @run's JSON path and create its temporary file, before any
+ * client is forked: a bad path is refused (exit 2) before the work. */
+static int json_begin(struct run_ctx *rc, int run)
+{
+	const struct config *cfg = &rc->cfg;
+	char err[1024];
+
+	if (!cfg->json)
+		return 0;
+	json_name(cfg, run, rc->json_path, sizeof(rc->json_path));
+	if (strcmp(cfg->json, "-") && json_in_tree(cfg->dir, rc->json_path)) {
+		fprintf(stderr,
+			"dbench-ng: --json %s: inside %s/clients, "
+			"which the run removes; write it elsewhere\n",
+			rc->json_path, cfg->dir);
+		return 2;
+	}
+	if (file_replace_begin(&rc->json, rc->json_path, "--json", err,
+			       sizeof(err))) {
+		fprintf(stderr, "dbench-ng: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+/* Write the JSON result of the run into the file json_begin() made. */
+static int json_end(struct run_ctx *rc, const struct result *res)
+{
+	char err[1024];
+
+	if (result_write_json_pending(res, &rc->json, err, sizeof(err))) {
 		fprintf(stderr, "dbench-ng: %s\n", err);
 		return -1;
 	}
@@ -151,19 +213,15 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
 	const char *const *kv;
-	sigset_t sigs;
-	int st, nkv;
+	int nkv;
 
 	memset(rc, 0, sizeof(*rc));
+	rc->json.tmp = NULL;
+	rc->json.fd = -1;
 	*done = false;
-	/* a signal during the set-up is held until the runner's signalfd
-	 * takes it: an interrupted run, with its message and results, never
-	 * a silent death (the children unblock them again) */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	/* no signal is held yet: reading the options and loadfiles can
+	 * block (a FIFO), and a signal then ends the program, which has
+	 * touched nothing; run_start() blocks them */
 	rc->argc = argc;
 	rc->argv = argv;
 	switch (opt_parse(argc, argv, &rc->cfg)) {
@@ -222,15 +280,31 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 			return 2;
 		}
 	}
+	rc->out = opt_out(&rc->cfg);
+	setvbuf(rc->out, NULL, _IOLBF, 0);
+	return 0;
+}
+
+int run_start(struct run_ctx *rc)
+{
+	char err[1024];
+	int st;
+
+	/* from here a signal is held until the runner's signalfd takes
+	 * it: an interrupted run, with its message and results, never a
+	 * silent death (the children unblock them again) */
+	stopsig_block();
+	st = json_begin(rc, 1);
+	if (st)
+		return st;
 	if (rc->be->init) {
 		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
 			fprintf(stderr, "dbench-ng: %s\n", err);
+			file_replace_abort(&rc->json);
 			return st;
 		}
 	}
-	rc->out = opt_out(&rc->cfg);
-	setvbuf(rc->out, NULL, _IOLBF, 0);
 	return 0;
 }
 
@@ -243,10 +317,15 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	int st;
 
 	*out = NULL;
+	if (run > 1 && (st = json_begin(rc, run))) {
+		result_free(res);
+		return st;
+	}
 	if (run > 1 && rc->be->init) {	/* a fresh DIR/clients */
 		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
 			fprintf(stderr, "dbench-ng: %s\n", err);
+			file_replace_abort(&rc->json);
 			result_free(res);
 			return st;
 		}
@@ -254,6 +333,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	if (!res || describe_run(res, cfg, rc->argc, rc->argv, rc->progs,
 				 rc->nprogs)) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
+		file_replace_abort(&rc->json);
 		result_free(res);
 		return 3;
 	}
@@ -271,7 +351,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		fflush(rc->out);
 	}
 	/* a failed or interrupted run still leaves what it measured */
-	if (cfg->json && write_json(res, cfg, run))
+	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
 	*out = res;
 	return st;
@@ -279,6 +359,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 
 void run_teardown(struct run_ctx *rc)
 {
+	file_replace_abort(&rc->json);
 	for (int i = 0; i < rc->nprogs; i++)
 		lf_free(rc->progs[i]);
 	rc->nprogs = 0;
@@ -294,6 +375,8 @@ int run_main(int argc, char **argv)
 	bool done;
 
 	st = run_setup(&rc, argc, argv, &done);
+	if (!st && !done)
+		st = run_start(&rc);
 	if (st || done) {
 		run_teardown(&rc);
 		return st;

@@ -11,6 +11,7 @@
 #include "options.h"
 
 #include "backend.h"
+#include "file_replace.h"
 
 struct program;
 struct result;
@@ -28,15 +29,27 @@ struct run_ctx {
 	int argc;
 	char **argv;
 	FILE *out;		/* the human output (stdout, stderr, null) */
+	struct file_pending json; /* this run's --json file, until written */
+	char json_path[4096];
 };
 
 /*
- * run_setup - parse @argv (a run command line), load the loadfiles, check
- * the backend and prepare the directory.  Returns 0, or the exit status
- * (2 usage/input, 3 environment) after a message; *@done is set when
- * --help or --version was printed (return 0).
+ * run_setup - parse @argv (a run command line), load the loadfiles and
+ * check the backend; nothing is created yet.  Returns 0, or the exit
+ * status (2 usage/input, 3 environment) after a message; *@done is set
+ * when --help or --version was printed (return 0).
  */
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done);
+
+/*
+ * run_start - after run_setup() (and after the caller has settled
+ * cfg.runs, which names the --json files): hold the signals that stop a
+ * run, check the --json path and create its temporary file, then prepare
+ * the directory (the backend's init).  0, or the exit status after a
+ * message (2 for a --json path that cannot be written or lies in
+ * DIR/clients), with nothing created.
+ */
+int run_start(struct run_ctx *rc);
 
 /*
  * run_one - run the benchmark once (run @run of cfg.runs; the directory

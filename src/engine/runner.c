@@ -32,6 +32,7 @@
 #include "config.h"
 #include "result.h"
 #include "shm.h"
+#include "stopsig.h"
 #include "ticks.h"
 #include "watchdog.h"
 
@@ -94,7 +95,8 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 
 	child_hdr = &r->shm->hdr;
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (!stopsig_inherited_ign(SIGHUP)) /* nohup: keep ignoring it */
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGINT, SIG_IGN); /* Ctrl-C: the parent stops us */
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
@@ -218,9 +220,21 @@ static void drain_signals(struct runner *r)
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
 			shm_set_stop(r->shm, STOP_SIGNAL);
-			fprintf(stderr, "dbench-ng: interrupted by signal %d "
-				"(%s): stopping the clients\n",
-				r->interrupted, strsignal(r->interrupted));
+			if (si.ssi_signo == SIGPIPE)
+				fprintf(stderr,
+					"dbench-ng: the output is a "
+					"closed pipe (signal %d, %s): "
+					"stopping the clients\n",
+					SIGPIPE, strsignal(SIGPIPE));
+			else
+				fprintf(stderr,
+					"dbench-ng: interrupted by "
+					"signal %d (%s): stopping the "
+					"clients\n",
+					r->interrupted,
+					strsignal(r->interrupted));
+		} else if (si.ssi_signo == SIGPIPE) {
+			continue; /* every later line to the pipe raises it */
 		} else if (!r->killed) {
 			/* a second signal: do not wait for stuck clients */
 			r->killed = true;
@@ -414,11 +428,8 @@ static int start_children(struct runner *r)
 	const struct config *cfg = r->cfg;
 	sigset_t mask;
 
-	sigemptyset(&mask);
+	stopsig_set(&mask);
 	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) ||
 	    (r->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0 ||
 	    pipe2(r->barrier, O_CLOEXEC)) {

@@ -18,6 +18,7 @@
 
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_MAX_MSGS 8
+#define RESULT_MAX_BYTES      (256u << 20) /* largest result file read */
 
 /* How a run ended, and its name in the JSON result and the HTML page:
  * ok, interrupted (stopped by a signal: partial results), failed (a

@@ -20,6 +20,15 @@ int result_write_json(const struct result *r, const char *path, char *err,
 		      size_t errlen);
 
 /*
+ * result_write_json_pending - write @r into the temporary file @p made by
+ * file_replace_begin() before the run, and rename it over its path.  0, or
+ * -1 with a message in @err; no temporary file is left either way.
+ */
+struct file_pending;
+int result_write_json_pending(const struct result *r, struct file_pending *p,
+			      char *err, size_t errlen);
+
+/*
  * result_dump_json - write the jansson document @doc (which it releases,
  * and may be NULL after an allocation failure) to @path as
  * result_write_json() does.  For other JSON outputs (compare).

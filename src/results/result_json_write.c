@@ -395,3 +395,19 @@ int result_write_json(const struct result *r, const char *path, char *err,
 {
 	return result_dump_json(result_json(r, path), path, err, errlen);
 }
+
+int result_write_json_pending(const struct result *r, struct file_pending *p,
+			      char *err, size_t errlen)
+{
+	json_t *doc = result_json(r, p->path);
+	int rc;
+
+	if (!doc) {
+		file_replace_abort(p);
+		snprintf(err, errlen, "--json %s: out of memory", p->path);
+		return -1;
+	}
+	rc = file_replace_end(p, emit_json, doc, err, errlen);
+	json_decref(doc);
+	return rc;
+}

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "input.h"
 
 #include "dblog.h"
 #include "result.h"
@@ -17,26 +20,31 @@
 int result_load(const char *path, struct result **out, char *err,
 		size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf = NULL, lim[32];
+	size_t len = 0, cap = 0;
+	ssize_t n;
 	const char *s;
-	int rc = -1;
+	int rc = -1, fd;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	fd = input_open(path, NULL, RESULT_MAX_BYTES, err, errlen);
+	if (fd < 0)
 		return -1;
-	}
 	do {
 		if (len == cap) {
 			char *nb;
 
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (1u << 30)) {
-				snprintf(err, errlen, "%s: larger than 1 GiB",
-					 path);
+			/* one byte over the limit is enough to refuse */
+			if (cap > RESULT_MAX_BYTES) {
+				snprintf(err, errlen, "%s: larger than %s",
+					 path,
+					 input_limit_text(RESULT_MAX_BYTES, lim,
+							  sizeof(lim)));
 				goto out;
 			}
+			cap = !cap ? 65536
+			      : cap * 2 > RESULT_MAX_BYTES
+				      ? RESULT_MAX_BYTES + 1
+				      : cap * 2;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
 				snprintf(err, errlen, "%s: out of memory", path);
@@ -44,13 +52,15 @@ int result_load(const char *path, struct result **out, char *err,
 			}
 			buf = nb;
 		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+		len += (size_t)n;
 	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto out;
-	}
 	buf[len] = 0;
 	for (s = buf; s < buf + len && strchr(" \t\r\n", *s); s++)
 		;
@@ -74,7 +84,7 @@ int result_load(const char *path, struct result **out, char *err,
 			 "'Throughput ... MB/sec' line)", path);
 	}
 out:
-	fclose(f);
+	close(fd);
 	free(buf);
 	return rc;
 }

@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "input.h"
 
 #include "lf_impl.h"
 
@@ -31,9 +35,12 @@ static void gz_error(gzFile gz, const char *path, char *err, size_t errlen)
 	if (zerr == Z_ERRNO) {
 		msg = strerror(errno);
 	} else {
-		/* zlib's message starts with the path */
+		/* zlib's message starts with the path, or "<fd:N>" for
+		 * gzdopen()'s file */
 		if (!strncmp(msg, path, pl) && msg[pl] == ':')
 			msg += pl + 2;
+		else if (!strncmp(msg, "<fd:", 4) && strstr(msg, ">: "))
+			msg = strstr(msg, ">: ") + 3;
 		if (zerr == Z_BUF_ERROR)
 			hint = " (truncated gzip file?)";
 		else if (zerr == Z_DATA_ERROR)
@@ -47,14 +54,21 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 		  size_t errlen)
 {
 	size_t len = 0, cap = 1 << 20;
-	char *buf = NULL;
+	char *buf = NULL, lim[32];
+	struct stat st;
+	bool is_pipe;
 	gzFile gz;
-	int n, rc;
+	int fd, n, rc;
 
-	gz = gzopen(path, "rb");
+	fd = input_open(path, "cannot open loadfile", LF_MAX_BYTES, err,
+			errlen);
+	if (fd < 0)
+		return -1;
+	is_pipe = !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+	gz = gzdopen(fd, "rb");
 	if (!gz) {
-		snprintf(err, errlen, "%s: cannot open loadfile: %s", path,
-			 errno ? strerror(errno) : "out of memory");
+		close(fd);
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
 	buf = malloc(cap);
@@ -64,14 +78,19 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 		if (len == cap) {
 			char *nb;
 
-			cap *= 2;
-			if (cap > (1u << 30)) {
+			/* one byte over the limit is enough to refuse: a
+			 * gzip bomb costs the limit in memory, no more */
+			if (cap > LF_MAX_BYTES) {
 				snprintf(err, errlen,
-					 "%s: loadfile larger than "
-					 "1 GiB",
-					 path);
+					 "%s: loadfile larger "
+					 "than %s (uncompressed)",
+					 path,
+					 input_limit_text(LF_MAX_BYTES, lim,
+							  sizeof(lim)));
 				goto fail;
 			}
+			cap = cap * 2 > LF_MAX_BYTES ? LF_MAX_BYTES + 1
+						     : cap * 2;
 			nb = realloc(buf, cap);
 			if (!nb)
 				goto nomem;
@@ -87,6 +106,14 @@ int lf_parse_file(const char *path, struct program **out, char *err,
 		len += (size_t)n;
 	}
 	gzclose(gz);
+	if (!len && is_pipe) {
+		snprintf(err, errlen,
+			 "%s: a pipe with nothing written to it "
+			 "(no process had it open for writing)",
+			 path);
+		free(buf);
+		return -1;
+	}
 	rc = lf_parse_buffer(path, buf, len, out, err, errlen);
 	free(buf);
 	return rc;

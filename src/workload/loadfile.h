@@ -20,6 +20,7 @@
 #define LF_NONE	    UINT32_MAX	/* unused path or handle index */
 #define LF_MAX_IO   (16u << 20) /* largest ReadX/WriteX size accepted */
 #define LF_MAX_LINE 4096	/* longest loadfile line accepted */
+#define LF_MAX_BYTES (256u << 20) /* largest loadfile, uncompressed */
 
 enum lf_expect {
 	LF_EXPECT_OK,	/* NT_STATUS_OK, 0x0, SUCCESS */

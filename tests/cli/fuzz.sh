@@ -63,14 +63,15 @@ fuzz() {
 }
 
 build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
-	"$SRC"/base/{sha256,num,utf8}.c
+	"$SRC"/base/{sha256,num,utf8,input}.c
 # options.c prints the backends' help lines and options from the registry
 build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
 	"$SRC/base/version.c" "$SRC"/backends/*.c "$SRC"/backends/fileio/*.c \
-	$(ls "$SRC"/workload/*.c | grep -v '/builtin\.c$') "$SRC"/base/{sha256,num,utf8}.c
+	$(ls "$SRC"/workload/*.c | grep -v '/builtin\.c$') "$SRC"/base/{sha256,num,utf8,input}.c
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
-	"$SRC/workload/ops.c" "$SRC/base/file_replace.c" "$SRC/base/num.c"
+	"$SRC/workload/ops.c" "$SRC/base/file_replace.c" "$SRC/base/num.c" \
+	"$SRC/base/input.c"
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"
 RUNS=2000000 fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"

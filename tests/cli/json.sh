@@ -195,4 +195,53 @@ bad "neither a dbench-ng JSON result nor a dbench text log" "$TMP/neither.txt"
 bad "No such file" "$TMP/missing.json"
 bad "missing FILE"
 bad "unknown option '--frob'" "$j" --frob
+note "a --json path that cannot be written: refused before the run"
+# each is refused with exit 2 before anything is created or run: a
+# refusal after the run (exit 3, no JSON) loses the whole benchmark
+badjson() {
+	local want=$1 before
+	shift
+	before=$(find "$D" | sort)
+	"$DBNG" -t 30 --warmup 0 -c "$LF" -D "$D" "$@" 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] || fail "--json ${*: -1}: exit $rc, expected 2: $(cat "$TMP/err")"
+	grep -q -- "$want" "$TMP/err" || fail "'$(cat "$TMP/err")' lacks '$want'"
+	grep -q "releasing clients" "$TMP/out" && fail "ran before refusing ${*: -1}"
+	[ "$(find "$D" | sort)" = "$before" ] ||
+		fail "DIR changed for a refused --json: $(find "$D")"
+	echo "ok: $(cat "$TMP/err")"
+}
+badjson "No such file or directory" --json "$TMP/nodir/r.json"
+badjson "Is a directory" --json "$TMP"
+mkdir -p "$D/clients"	# left by an earlier --skip-cleanup, say
+badjson "inside $D/clients, which the run removes" --json "$D/clients/r.json"
+mkdir -p "$D/clients/client0"
+badjson "inside $D/clients" --json "$D/clients/client0/../r.json"
+badjson "inside $D/clients" --json "$D/clients"
+ln -s "$D" "$TMP/alias"
+badjson "inside" --json "$TMP/alias/clients/r.json"
+badjson "inside" --runs 2 --json "$D/clients/r.json"
+rm "$TMP/alias"
+rm -r "$D/clients"
+if [ "$(id -u)" != 0 ]; then	# root may write anywhere
+	mkdir "$TMP/ro"
+	chmod 555 "$TMP/ro"
+	badjson "Permission denied" --json "$TMP/ro/r.json"
+fi
+note "the temporary JSON is unnamed until it is complete"
+# (O_TMPFILE): the run's file exists from the start, yet nothing shows
+# in the directory until the end, so a parent killed with SIGKILL leaves
+# no half file (process.sh); at the end it is renamed into place
+"$DBNG" -t 4 --warmup 0 -c "$LF" --json "$TMP/tmpf.json" -D "$D" 1 >"$TMP/out" 2>&1 &
+pid=$!
+wait_for "$TMP/out" " sec  latency "
+ls -l "/proc/$pid/fd" | grep -q "$TMP/#[0-9]* (deleted)" ||
+	fail "no unnamed temporary file open: $(ls -l /proc/$pid/fd)"
+[ -z "$(ls "$TMP" | grep tmpf)" ] || fail "a named temporary file: $(ls "$TMP")"
+wait $pid || fail "the run failed: $(cat "$TMP/out")"
+json_ok=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["status"])' "$TMP/tmpf.json")
+[ "$json_ok" = ok ] || fail "status $json_ok"
+[ "$(ls "$TMP" | grep -c tmpf)" = 1 ] || fail "files left: $(ls "$TMP")"
+echo "ok: unnamed until complete, then renamed"
+
 echo "all json checks passed"

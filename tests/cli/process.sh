@@ -187,4 +187,141 @@ grep -q "^Interrupted by signal 15" "$TMP/out" || fail "not marked interrupted"
 gone $KIDS
 echo "ok: SIGTERM to a client -> exit 143, marked interrupted"
 
+# ---- a closed stdout, inherited ignored signals, a FIFO loadfile --------
+rm -rf "$D/clients"	# the lock file of the stuck-clients case
+
+note "stdout closed during the run (| head -1): stopped as an interrupt"
+# head exits after the first line; every later line raises SIGPIPE, which
+# the run takes as an interrupt: JSON written, trees removed, exit 141
+t0=$(date +%s%N)
+{ "$DBNG" -t 60 --warmup 0 --json "$TMP/pipe.json" -c "$LF" -D "$D" 2 \
+	2>"$TMP/err"; echo $? >"$TMP/rc"; } | head -1 >"$TMP/out"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$(cat "$TMP/rc")" = 141 ] || fail "exit $(cat "$TMP/rc") with stdout closed, expected 141"
+# killed by SIGPIPE or run on, it would take the 60 s; 20 s leaves room
+[ $ms -lt 20000 ] || fail "took $ms ms to stop after stdout was closed"
+grep -q "^dbench-ng: the output is a closed pipe (signal 13" "$TMP/err" ||
+	fail "no message on stderr: $(cat "$TMP/err")"
+json_is "$TMP/pipe.json" interrupted
+grep -q '"signal": 13' "$TMP/pipe.json" || fail "the JSON lacks signal 13"
+[ ! -e "$D/clients" ] || fail "client trees left after SIGPIPE: $(find "$D/clients")"
+[ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
+echo "ok: stdout closed -> exit 141 in $ms ms, JSON interrupted, trees removed"
+
+note "stdout a pipe nobody reads from the start: stopped in the set-up"
+# no reader at all: the first line written (before any fork) fails; the
+# run must not leave an empty DIR/clients, must write the JSON
+ERR=$TMP/err python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "w"))
+sys.exit(p.returncode)' "$DBNG" -t 60 --json "$TMP/pipe0.json" -c "$LF" -D "$D" 2
+rc=$?
+[ $rc = 141 ] || fail "exit $rc with no reader, expected 141: $(cat "$TMP/err")"
+grep -q "closed pipe" "$TMP/err" || fail "no message: $(cat "$TMP/err")"
+json_is "$TMP/pipe0.json" interrupted
+[ ! -e "$D/clients" ] || fail "DIR/clients left after SIGPIPE in the set-up"
+echo "ok: no reader -> exit 141, JSON interrupted, no DIR/clients"
+
+note "SIGINT and SIGQUIT ignored at the start (a script's background job): kept"
+# a non-interactive shell starts "cmd &" with SIGINT and SIGQUIT ignored,
+# so that Ctrl-C on the script spares it; dbench 4.0 keeps them ignored
+rm -f "$TMP/out" "$TMP/err" "$TMP/bgpid" "$TMP/rc"
+T=$TMP bash -c '"$@" >"$T/out" 2>"$T/err" & echo $! >"$T/bgpid"
+	wait $!; echo $? >"$T/rc"' _ "$DBNG" -t 6 --warmup 0 -c "$LF" -D "$D" 2 &
+bgsh=$!
+wait_for "$TMP/out" " sec  latency "
+bg=$(cat "$TMP/bgpid")
+KIDS=$(pgrep -P "$bg" | tr '\n' ' ')
+kill -INT "$bg"
+kill -QUIT "$bg"
+kill -INT $KIDS
+wait "$bgsh"
+[ "$(cat "$TMP/rc")" = 0 ] || fail "exit $(cat "$TMP/rc") after SIGINT/SIGQUIT that were ignored at the start: $(cat "$TMP/err")"
+grep -q "interrupted" "$TMP/err" && fail "an ignored SIGINT interrupted the run: $(cat "$TMP/err")"
+tail -1 "$TMP/out" | grep -q "^Throughput .* 2 clients  2 procs" ||
+	fail "no complete result: $(tail -3 "$TMP/out")"
+gone $KIDS
+[ ! -e "$D/clients" ] || fail "client trees left"
+echo "ok: inherited SIG_IGN for SIGINT and SIGQUIT kept: exit 0, full result"
+
+note "nohup: SIGHUP to the whole group is ignored, by the clients too"
+rm -f "$TMP/out" "$TMP/err"
+set -m
+nohup "$DBNG" -t 6 --warmup 0 -c "$LF" -D "$D" 2 >"$TMP/out" 2>"$TMP/err" &
+PID=$!
+set +m
+wait_for "$TMP/out" " sec  latency "
+KIDS=$(pgrep -P "$PID" | tr '\n' ' ')
+kill -HUP -- "-$PID"
+finish
+[ $RC = 0 ] || fail "exit $RC after SIGHUP under nohup, expected 0: $(cat "$TMP/err")"
+tail -1 "$TMP/out" | grep -q "^Throughput" || fail "no complete result under nohup"
+gone $KIDS
+echo "ok: nohup run ignores SIGHUP: exit 0"
+
+# ---- loadfiles that are not files --------------------------------------
+
+note "-c FIFO with no writer: refused at once, nothing created"
+mkfifo "$TMP/lf.fifo"
+expect_rc 2 timeout -k 5 20 "$DBNG" -t 2 -c "$TMP/lf.fifo" -D "$D" 1 >"$TMP/out" 2>"$TMP/err"
+grep -q "lf.fifo: a pipe with nothing written to it" "$TMP/err" ||
+	fail "unclear message: $(cat "$TMP/err")"
+[ ! -e "$D/clients" ] || fail "DIR/clients created for a refused loadfile"
+
+note "-c FIFO whose writer never writes: SIGTERM ends the wait"
+exec 7<>"$TMP/lf.fifo"	# a writer that stays silent
+"$DBNG" -t 2 -c "$TMP/lf.fifo" -D "$D" 1 >"$TMP/out" 2>"$TMP/err" &
+PID=$!
+# asleep in the read of the pipe: the only place it can wait
+wait_until 30 eval '[ "$(cut -d" " -f3 /proc/$PID/stat 2>/dev/null)" = S ]' ||
+	fail "not waiting in the read"
+kill -TERM "$PID"
+wait_until 10 eval '! kill -0 $PID 2>/dev/null' || {
+	kill -KILL "$PID"
+	fail "SIGTERM did not end a run waiting for its loadfile (signals held)"
+}
+wait "$PID"
+RC=$?
+exec 7>&-
+[ $RC = 143 ] || fail "exit $RC, expected 143"
+[ ! -e "$D/clients" ] || fail "DIR/clients created while reading the loadfile"
+echo "ok: a FIFO loadfile is refused or interruptible"
+
+note "-c /dev/zero, a directory: refused before any read"
+for f in /dev/zero "$TMP"; do
+	expect_rc 2 timeout -k 5 20 "$DBNG" -t 2 -c "$f" -D "$D" 1 >/dev/null 2>"$TMP/err"
+	grep -Eq "^dbench-ng: $f: cannot open loadfile: a (character device|directory), not a regular file or a pipe$" "$TMP/err" ||
+		fail "-c $f: $(cat "$TMP/err")"
+done
+for cmd in report "compare /dev/zero --"; do
+	expect_rc 2 timeout -k 5 20 "$DBNG" $cmd /dev/zero >/dev/null 2>"$TMP/err"
+	grep -q "/dev/zero: a character device, not a regular file or a pipe" "$TMP/err" ||
+		fail "$cmd /dev/zero: $(cat "$TMP/err")"
+done
+echo "ok: devices and directories refused at once"
+
+note "a gzip bomb: refused once 256 MiB are read, no more memory than that"
+python3 -c 'import sys, zlib
+c = zlib.compressobj(1, zlib.DEFLATED, 31)
+chunk = (b"a" * 99 + b"\n") * 10486
+out = sys.stdout.buffer
+for i in range(300):
+    out.write(c.compress(chunk))
+out.write(c.flush())' >"$TMP/bomb.gz"
+python3 -c 'import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+sys.stderr.buffer.write(p.stderr)
+print(p.returncode, kb)' "$DBNG" -t 2 -c "$TMP/bomb.gz" -D "$D" 1 >"$TMP/rss" 2>"$TMP/err"
+read -r rc kb <"$TMP/rss"
+[ "$rc" = 2 ] || fail "exit $rc for a gzip bomb"
+grep -q "bomb.gz: loadfile larger than 256 MiB (uncompressed)" "$TMP/err" ||
+	fail "message: $(cat "$TMP/err")"
+# the 256 MiB buffer and the program itself; reading all 314 MB would
+# take more than 320 MiB
+[ "$kb" -lt 327680 ] || fail "a gzip bomb took $kb KiB of memory"
+[ ! -e "$D/clients" ] || fail "DIR/clients created for a refused loadfile"
+echo "ok: gzip bomb refused, max RSS $kb KiB"
+
 echo "all process checks passed"
