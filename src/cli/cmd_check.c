@@ -106,27 +106,32 @@ static int parse_int(const char *opt, const char *s, int min, int max,
 static int setup_said(struct run_ctx *rc, int argc, char **argv, bool *done,
 		      char *said, size_t len)
 {
-	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC);
-	int saved = fd >= 0 ? dup(STDERR_FILENO) : -1;
-	bool caught = false;
+	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *f;
-	int st;
 
 	said[0] = 0;
+	if (fd < 0)
+		return run_setup(rc, argc, argv, done);
 	fflush(stderr);
-	if (saved >= 0 && dup2(fd, STDERR_FILENO) >= 0)
-		caught = true;
-	st = run_setup(rc, argc, argv, done);
-	if (caught) {
-		fflush(stderr);
-		dup2(saved, STDERR_FILENO);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		close(fd);
+		return run_setup(rc, argc, argv, done);
 	}
-	if (saved >= 0)
-		close(saved);
-	f = caught && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
-	while (f && getline(&line, &cap, f) > 0) {
+	st = run_setup(rc, argc, argv, done);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		close(fd);
+		return st;
+	}
+	while (getline(&line, &cap, f) > 0) {
 		const char *m =
 			strncmp(line, "dbench-ng: ", 11) ? line : line + 11;
 		size_t n = strcspn(m, "\n");
@@ -136,10 +141,7 @@ static int setup_said(struct run_ctx *rc, int argc, char **argv, bool *done,
 			snprintf(said, len, "%.*s", (int)n, m);
 	}
 	free(line);
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
+	fclose(f);
 	return st;
 }
 
