@@ -7,6 +7,7 @@
 #include "num.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -98,7 +99,10 @@ enum num_err num_f64(const char *s, unsigned int flags, double *out,
 		return NUM_SYNTAX;
 	if (end)
 		*end = e;
-	if (errno || !isfinite(v))
+	/* strtod's ERANGE is an overflow (+-HUGE_VAL, inf here) or an
+	 * underflow: a denormal or 0 of the right sign, which is the value
+	 * ("1e-320" is a tiny positive number, not an error) */
+	if (!isfinite(v) || (errno == ERANGE && fabs(v) > DBL_MIN))
 		return NUM_RANGE;
 	*out = v;
 	return NUM_OK;

@@ -38,7 +38,8 @@ enum num_err num_u64(const char *s, unsigned int flags, uint64_t max,
 /* num_f64 - @s as a finite double into *@out.  With @end NULL all of @s
  * must be the number; otherwise *@end is set to the first character after
  * it (a suffix such as "5%" or a comma list is the caller's).  Overflow,
- * underflow (strtod's ERANGE), inf and nan are NUM_RANGE. */
+ * inf and nan are NUM_RANGE; an underflow is not an error: "1e-320" is
+ * the denormal strtod returns, "1e-400" is 0 (-0 with a '-'). */
 enum num_err num_f64(const char *s, unsigned int flags, double *out,
 		     const char **end);
 

@@ -6,17 +6,23 @@
  * Runs the benchmark --min-runs times, compares the candidate runs with
  * the baseline results (src/analysis: Mann-Whitney U, Holm, bootstrap CI,
  * noise floors), and while the answer is unclear adds runs one at a time
- * up to --max-runs.  Exit 0: no regression; 1: regressed; 125: cannot
- * decide (too few runs to reach significance, a run that failed, or bad
- * input -- git bisect then skips the commit instead of blaming it).
- * One line on stdout says why; the table goes to stderr.
+ * up to --max-runs.  Exit 0: no regression; 1: regressed; 125: this
+ * commit cannot be judged (a run that failed, or an answer still unclear
+ * after --max-runs) -- git bisect skips it; 255: the check itself is
+ * wrong (its options, a baseline, the run options), the same on every
+ * commit -- git bisect run stops instead of skipping them all.  One line
+ * on stdout says why (the reason of a 255 also on stderr); the table
+ * goes to stderr.
  */
 #include "commands.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd_run.h"
 #include "compare.h"
@@ -24,7 +30,11 @@
 #include "result.h"
 #include "result_json.h"
 
+/* the commit cannot be judged: git bisect run skips it */
 #define CHECK_SKIP 125
+/* the check cannot work on any commit: git bisect run stops (it aborts
+ * on a status over 127) */
+#define CHECK_BAD     255
 #define MAX_BASELINES 256
 
 static void usage(FILE *f)
@@ -32,7 +42,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: dbench-ng check --baseline FILE... [CHECK OPTIONS] [RUN OPTIONS] NPROCS\n"
 "Run the benchmark and compare it with stored baseline results, for\n"
-"git bisect run: exit 0 good, 1 regressed, 125 cannot decide.\n"
+"git bisect run: exit 0 good, 1 regressed, 125 cannot decide (skip the\n"
+"commit), 255 bad input: options or a baseline (stop the bisection).\n"
 "\n"
 "  --baseline FILE...   baseline results (dbench-ng JSON or dbench logs);\n"
 "                       repeat the option or list several files after it\n"
@@ -52,18 +63,114 @@ static bool is_file(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
+/*
+ * bad - the user's mistake, the same on every commit: say @fmt on stdout
+ * (the one line) and, unless the message is already there, on stderr;
+ * CHECK_BAD, so that git bisect run stops rather than skip every commit.
+ */
+static int bad(bool on_stderr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bad(bool on_stderr, const char *fmt, ...)
+{
+	char msg[1280];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (on_stderr)
+		fprintf(stderr, "dbench-ng check: %s\n", msg);
+	printf("bad input: %s\n", msg);
+	return CHECK_BAD;
+}
+
 static int parse_int(const char *opt, const char *s, int min, int max,
 		     int *out)
 {
 	int64_t v;
 
-	if (num_i64(s ? s : "", 0, min, max, &v) != NUM_OK) {
-		fprintf(stderr, "dbench-ng check: %s: '%s' is not a whole "
-			"number in %d..%d\n", opt, s ? s : "", min, max);
-		return -1;
-	}
+	if (num_i64(s ? s : "", 0, min, max, &v) != NUM_OK)
+		return bad(true, "%s: '%s' is not a whole number in %d..%d",
+			   opt, s ? s : "", min, max);
 	*out = (int)v;
 	return 0;
+}
+
+/*
+ * setup_said - run_setup(), with what it writes on stderr (a message of
+ * one line when it refuses the run options) caught in a memfd and then
+ * written to stderr; its last line, without "dbench-ng: ", in @said, so
+ * that stdout can give the reason too.  "" if nothing was caught.
+ */
+static int setup_said(struct run_ctx *rc, int argc, char **argv, bool *done,
+		      char *said, size_t len)
+{
+	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	said[0] = 0;
+	if (fd < 0)
+		return run_setup(rc, argc, argv, done);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		close(fd);
+		return run_setup(rc, argc, argv, done);
+	}
+	st = run_setup(rc, argc, argv, done);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		close(fd);
+		return st;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		const char *m =
+			strncmp(line, "dbench-ng: ", 11) ? line : line + 11;
+		size_t n = strcspn(m, "\n");
+
+		fputs(line, stderr);
+		if (n)
+			snprintf(said, len, "%.*s", (int)n, m);
+	}
+	free(line);
+	fclose(f);
+	return st;
+}
+
+/*
+ * first_pass - whether the baselines alone have a metric to compare (with
+ * --metrics, one it selects): 0, or CHECK_BAD after saying so.  Checked
+ * before any run, so that a --metrics naming an op the loadfile does not
+ * have stops the bisection instead of passing every commit.
+ */
+static int first_pass(struct result **base, int nb, const char *const *names,
+		      const struct cmp_opts *o)
+{
+	struct cmp_opts q = *o;
+	struct cmp_report *r;
+	int n;
+
+	q.boot_iters = 100; /* only the rows are wanted */
+	r = cmp_run_named(base, nb, base, nb, names, names, &q);
+	if (!r) {
+		printf("cannot decide: out of memory\n");
+		return CHECK_SKIP;
+	}
+	n = cmp_nrows(r);
+	cmp_free(r);
+	if (n)
+		return 0;
+	return bad(true, "no metric to compare: the baseline runs have %s",
+		   o->metric_filter ? "none that --metrics selects"
+				    : "no op in common");
 }
 
 int check_main(int argc, char **argv)
@@ -71,7 +178,7 @@ int check_main(int argc, char **argv)
 	static const char *base_names[MAX_BASELINES];
 	struct result *base[MAX_BASELINES] = { 0 }, **cand = NULL;
 	int nb = 0, nc = 0, min_runs = 5, max_runs = 12, noise_pct = 5;
-	int rargc = 1, st = CHECK_SKIP;
+	int rargc = 1, st = CHECK_BAD;
 	char **rargv = calloc((size_t)argc + 1, sizeof(char *));
 	static struct run_ctx rc;
 	struct cmp_report *rep = NULL;
@@ -81,8 +188,10 @@ int check_main(int argc, char **argv)
 	FILE *null = NULL;
 
 	cmp_opts_default(&o);
-	if (!rargv)
+	if (!rargv) {
+		printf("cannot decide: out of memory\n");
 		return CHECK_SKIP;
+	}
 	rargv[0] = "dbench-ng";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -119,9 +228,9 @@ int check_main(int argc, char **argv)
 		} else if (!strcmp(a, "--metrics")) {
 			if (i + 1 >= argc ||
 			    cmp_filter_check(argv[i + 1], err, sizeof(err))) {
-				fprintf(stderr, "dbench-ng check: %s\n",
-					i + 1 >= argc ? "--metrics needs a list"
-						      : err);
+				bad(true, "%s",
+				    i + 1 >= argc ? "--metrics needs a list"
+						  : err);
 				goto out;
 			}
 			o.metric_filter = argv[++i];
@@ -132,8 +241,7 @@ int check_main(int argc, char **argv)
 		}
 	}
 	if (!nb) {
-		fprintf(stderr, "dbench-ng check: no --baseline given (see "
-			"dbench-ng check --help)\n");
+		bad(true, "no --baseline given (see dbench-ng check --help)");
 		goto out;
 	}
 	if (min_runs > max_runs)
@@ -141,25 +249,40 @@ int check_main(int argc, char **argv)
 	o.noise = noise_pct / 100.0;
 	for (int i = 0; i < nb; i++) {
 		if (result_load(base_names[i], &base[i], err, sizeof(err))) {
-			fprintf(stderr, "dbench-ng check: %s\n", err);
+			bad(true, "%s", err);
 			goto out;
 		}
 	}
+	st = first_pass(base, nb, base_names, &o);
+	if (st)
+		goto out;
 
-	st = run_setup(&rc, rargc, rargv, &done);
+	st = setup_said(&rc, rargc, rargv, &done, err, sizeof(err));
 	setup = true;
-	if (st || done) {
-		st = done ? 0 : CHECK_SKIP;
+	if (st == 3 && rc.be) {
+		/* the directory could not be prepared (DIR/clients cannot be
+		 * created, ...): the system under test, not the command line */
+		printf("cannot decide: %s\n",
+		       err[0] ? err : "the run could not be set up (exit 3)");
+		st = CHECK_SKIP;
 		goto out;
 	}
+	if (st) {
+		/* refused options, loadfile or DIR (2), a backend this build
+		 * lacks (3, no rc.be): the same on every commit */
+		st = bad(false, "%s",
+			 err[0] ? err : "the run options were refused");
+		goto out;
+	}
+	if (done)
+		goto out; /* the run's --help or --version: st 0 */
 	for (int i = 0; i < nb; i++) {
 		const char *p = cmp_paths_of(base[i]);
 
 		if (p && strcmp(p, rc.cfg.paths)) {
 			cmp_paths_say(err, sizeof(err), base_names[i], p,
 				      "this run", rc.cfg.paths);
-			fprintf(stderr, "dbench-ng check: %s\n", err);
-			st = CHECK_SKIP;
+			st = bad(true, "%s", err);
 			goto out;
 		}
 	}
@@ -171,20 +294,29 @@ int check_main(int argc, char **argv)
 	}
 	null = verbose ? NULL : fopen("/dev/null", "w");
 	rc.out = rc.cfg.out = verbose ? stderr : null ? null : stderr;
-	cand = calloc((size_t)max_runs, sizeof(*cand));
-	if (!cand)
-		goto out;
-
 	st = CHECK_SKIP;
+	cand = calloc((size_t)max_runs, sizeof(*cand));
+	if (!cand) {
+		printf("cannot decide: out of memory\n");
+		goto out;
+	}
+
 	for (int run = 1; run <= max_runs; run++) {
 		struct result *res;
 		int rst = run_one(&rc, run, &res);
 
 		if (rst) {
 			result_free(res);
+			/* interrupted (128 + the signal): stop the bisection
+			 * too; a failed run is the commit's: skip it */
 			st = rst >= 128 ? rst : CHECK_SKIP;
-			printf("cannot decide: run %d failed (exit %d)\n", run,
-			       rst);
+			if (rst >= 128)
+				printf("interrupted: run %d (exit %d)\n", run,
+				       rst);
+			else
+				printf("cannot decide: run %d failed (exit "
+				       "%d)\n",
+				       run, rst);
 			goto out;
 		}
 		cand[nc++] = res;
@@ -197,6 +329,15 @@ int check_main(int argc, char **argv)
 		rep = cmp_run_named(base, nb, cand, nc, base_names, NULL, &o);
 		if (!rep) {
 			printf("cannot decide: out of memory\n");
+			goto out;
+		}
+		if (!cmp_nrows(rep)) {
+			/* the baselines have metrics (first_pass): the
+			 * candidate never ran their ops */
+			printf("cannot decide: the candidate runs have no op "
+			       "in common with the baseline%s\n",
+			       o.metric_filter ? " that --metrics selects"
+					       : "");
 			goto out;
 		}
 		if (cmp_mode(rep) == CMP_MODE_TEST) {

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # dbench-ng check for git bisect run: 0 when the candidate behaves like
-# the baseline, 1 when it regressed, 125 when it cannot decide (a run that
-# cannot start); one line on stdout says why.  Both verdicts are forced by
+# the baseline, 1 when it regressed, 125 when the commit cannot be judged
+# (a run that fails), 255 for the user's mistakes (a bad baseline or
+# option), which must stop a bisection instead of skipping every commit;
+# one line on stdout says why, in every case.  Real `git bisect run`s in a
+# scratch repository check the last two.  The verdicts are forced by
 # construction, not by how steady the machine is (the statistics
 # themselves are unit-tested in tests/unit/test_compare.c):
 #  - regressed: the candidate's two clients share one lock file and hold
@@ -12,7 +15,8 @@
 #  - unchanged: the same baseline runs, two of them edited to a LockX mean
 #    of 1 ns and two to 2^40 ns (18 minutes), so that whatever the
 #    candidate runs measure they lie inside the baseline's spread and no
-#    rank test can find them worse (p >= 0.5).
+#    rank test can find them worse (p >= 0.5); with one run per side
+#    (thresholds), against the run edited to 2^40 ns alone.
 . "$(dirname "$0")/../lib.sh"
 
 command -v python3 >/dev/null || skip "python3 not installed (editing the baseline)"
@@ -64,22 +68,125 @@ grep -Eq '^regressed: LockX mean [0-9.e-]+ -> [0-9.]+ ms \(p=0\.0079, 5 vs 5 run
 	fail "reason: $(cat "$TMP/out")"
 grep -Eq '^ LockX +mean .* REGRESSED$' "$TMP/err" || fail "no table on stderr"
 
-note "a run that cannot start: 125, so bisect skips the commit"
-"$DBNG" check --baseline "$TMP/base-1.json" -t 1 -D "$TMP/nonexistent" 1 \
+# one_line FILE PREFIX: FILE (a check's stdout) is one line, starting so
+one_line() {
+	[ "$(wc -l <"$1")" = 1 ] || fail "stdout is not one line: $(cat "$1")"
+	case $(cat "$1") in "$2"*) ;; *) fail "stdout: $(cat "$1"), expected '$2...'" ;; esac
+}
+
+note "a run that fails: 125, so bisect skips the commit"
+printf '%s\n' 'Mkdir "\clients\client1" NT_STATUS_OK' \
+	'Unlink "\clients\client1\nofile" 0x0 NT_STATUS_OK' \
+	'Sleep 10000 NT_STATUS_OK' >"$TMP/fail.load"
+"$DBNG" check --baseline "$TMP/base-1.json" -c "$TMP/fail.load" -t 1 --warmup 0 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
-[ $rc = 125 ] || fail "exit $rc for a run that cannot start, expected 125"
-"$DBNG" check -t 1 -D "$D" 1 >/dev/null 2>"$TMP/err"
+[ $rc = 125 ] || fail "exit $rc for a run that fails, expected 125: $(cat "$TMP/err")"
+one_line "$TMP/out" "cannot decide: run 1 failed (exit 1)"
+grep -q 'Unlink .*nofile failed' "$TMP/err" || fail "the run's error is not on stderr: $(cat "$TMP/err")"
+# exit 3 of a run (DIR/clients cannot be created: mkdir in /proc fails for
+# anyone, and creates nothing) is the system under test's too
+"$DBNG" check --baseline "$TMP/base-1.json" -c "$TMP/base.load" -t 1 --warmup 0 -D /proc 1 \
+	>"$TMP/out" 2>"$TMP/err"
 rc=$?
-[ $rc = 125 ] || fail "no --baseline: exit $rc, expected 125"
-grep -q 'no --baseline given' "$TMP/err" || fail "message: $(cat "$TMP/err")"
+[ $rc = 125 ] || fail "exit $rc for a DIR/clients that cannot be created, expected 125: $(cat "$TMP/err")"
+one_line "$TMP/out" "cannot decide: cannot create /proc/clients: "
+grep -q '^dbench-ng: cannot create /proc/clients: ' "$TMP/err" || fail "stderr: $(cat "$TMP/err")"
 
-note "a baseline of the other --paths mode: 125, nothing run"
+note "the user's mistakes: 255 (git bisect run stops), the reason on stdout and stderr"
+echo '{"format_version": 1' >"$TMP/trunc.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["format_version"] = 99
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/base-1.json" "$TMP/v99.json" ||
+	fail "cannot write v99.json"
+for f in trunc.json nope.json v99.json; do
+	"$DBNG" check --baseline "$TMP/$f" -c "$TMP/base.load" -t 1 --warmup 0 -D "$D" 1 \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 255 ] || fail "--baseline $f: exit $rc, expected 255"
+	one_line "$TMP/out" "bad input: $TMP/$f"
+	grep -q "^dbench-ng check: $TMP/$f" "$TMP/err" || fail "$f: stderr: $(cat "$TMP/err")"
+done
+grep -q 'format_version 99' "$TMP/out" || fail "v99.json: $(cat "$TMP/out")"
+# each line: the arguments | the stdout line | a line of stderr (ERE)
+while IFS='|' read -r args want err; do
+	# shellcheck disable=SC2086
+	"$DBNG" check $args >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 255 ] || fail "check $args: exit $rc, expected 255: $(cat "$TMP/err")"
+	one_line "$TMP/out" "bad input: $want"
+	grep -Eq "$err" "$TMP/err" || fail "check $args: stderr: $(cat "$TMP/err")"
+	! grep -q '^check: run' "$TMP/err" || fail "check $args: a run was made"
+done <<END
+-t 1 -D $D 1|no --baseline given|^dbench-ng check: no --baseline given
+--baseline $TMP/base-1.json --min-runs x -D $D 1|--min-runs: 'x' is not a whole number|^dbench-ng check: --min-runs
+--baseline $TMP/base-1.json --metrics p42 -D $D 1|--metrics: 'p42' is not METRIC|^dbench-ng check: --metrics
+--baseline $TMP/base-1.json -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
+--baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
+--baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
+--baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
+--baseline $TMP/base-1.json --metrics Rename:p99 -c $TMP/base.load -t 1 -D $D 1|no metric to compare: the baseline runs have none that --metrics selects|^dbench-ng check: no metric to compare
+END
+
+note "a baseline of the other --paths mode: 255, nothing run"
 "$DBNG" check --baseline "$TMP/base-1.json" --paths dirfd -t 1 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
-[ $rc = 125 ] || fail "mixed --paths: exit $rc, expected 125"
+[ $rc = 255 ] || fail "mixed --paths: exit $rc, expected 255"
+one_line "$TMP/out" "bad input: $TMP/base-1.json ran --paths full and this run --paths dirfd"
 grep -q "^dbench-ng check: $TMP/base-1.json ran --paths full and this run --paths dirfd: .*not comparable$" "$TMP/err" ||
 	fail "message: $(cat "$TMP/err")"
 grep -q "check: run" "$TMP/err" && fail "a run was made: $(cat "$TMP/err")"
+
+command -v git >/dev/null || skip "git not installed (the git bisect run cases; the others passed)"
+note "git bisect run: a bad baseline stops the bisection instead of skipping every commit"
+# c0 good .. c4 bad; the loadfile of c2 fails its run, those of c1 and c3
+# are base.load: against the baseline run edited to a LockX mean of
+# 2^40 ns, one run per side, the thresholds can only say "no regression"
+R=$TMP/repo
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$TMP \
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+git init -q "$R" || fail "git init"
+C=()
+for c in 0 1 2 3 4; do
+	case $c in
+	2) cp "$TMP/fail.load" "$R/load" ;;
+	4) cp "$TMP/cand.load" "$R/load" ;;
+	*) cp "$TMP/base.load" "$R/load" ;;
+	esac
+	echo "$c" >"$R/n"
+	git -C "$R" add load n && git -C "$R" commit -qm "c$c" || fail "git commit"
+	C[c]=$(git -C "$R" rev-parse HEAD) || fail "git rev-parse"
+done
+export DBNG D CALLS=$TMP/calls
+# expanded by the sh of git bisect run, in the scratch work tree
+# shellcheck disable=SC2016
+BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 1 --warmup 0 -D "$D" 2'
+# bisect BASELINE: git bisect run from c0 (good) to c4 (bad); its exit in
+# $rc, its output in $TMP/bisect, its log in $TMP/log
+bisect() {
+	: >"$CALLS"
+	(cd "$R" && git bisect start "${C[4]}" "${C[0]}" &&
+		BASE=$1 git bisect run sh -c "$BISECT") >"$TMP/bisect" 2>&1
+	rc=$?
+	git -C "$R" bisect log >"$TMP/log" 2>&1
+	git -C "$R" bisect reset >/dev/null 2>&1
+}
+for f in trunc.json nope.json v99.json; do
+	bisect "$TMP/$f"
+	[ $rc != 0 ] || fail "--baseline $f: git bisect run exit 0: $(cat "$TMP/bisect")"
+	grep -q 'bisect run failed' "$TMP/bisect" && grep -q 'exit code 255' "$TMP/bisect" ||
+		fail "--baseline $f: the bisection did not stop: $(cat "$TMP/bisect")"
+	[ "$(wc -l <"$CALLS")" = 1 ] || fail "--baseline $f: $(wc -l <"$CALLS") commits tested, expected 1"
+	! grep -q 'skip' "$TMP/log" || fail "--baseline $f: commits skipped: $(cat "$TMP/log")"
+	grep -q "^bad input: $TMP/$f" "$TMP/bisect" || fail "--baseline $f: no reason: $(cat "$TMP/bisect")"
+done
+
+note "git bisect run: a commit whose run fails is skipped (125), the others decide"
+bisect "$TMP/spread-4.json"
+[ $rc = 0 ] || fail "git bisect run: exit $rc: $(cat "$TMP/bisect")"
+grep -q "^# skip: \[${C[2]}\]" "$TMP/log" || fail "c2 not skipped: $(cat "$TMP/log")"
+grep -q "^# good: \[${C[3]}\]" "$TMP/log" || fail "c3 not good: $(cat "$TMP/log")"
+grep -q "^${C[4]} is the first bad commit" "$TMP/bisect" || fail "first bad: $(cat "$TMP/bisect")"
+grep -q '^cannot decide: run 1 failed (exit 1)$' "$TMP/bisect" || fail "no reason for c2: $(cat "$TMP/bisect")"
+grep -q '^no regression: ' "$TMP/bisect" || fail "no verdict for c3: $(cat "$TMP/bisect")"
 echo "all check tests passed"

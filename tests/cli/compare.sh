@@ -86,6 +86,11 @@ tail -1 "$TMP/out" | grep -q '^no regression: [0-9]* metrics compared, none past
 	fail "reason: $(tail -1 "$TMP/out")"
 ! grep -q 'REGRESSED\|improved$' "$TMP/out" || fail "flags against itself"
 
+note "an underflow is a tiny number, not an error; an overflow is one"
+expect_rc 0 "${CMP[@]}" --alpha 1e-320 --noise 1e-320 --floor 1e-400 "${B4[@]}" -- "${B4[@]}" >/dev/null
+expect_rc 2 "${CMP[@]}" --floor 1e400 "${B4[@]}" -- "${B4[@]}" 2>"$TMP/err"
+grep -q "^dbench-ng compare: --floor: '1e400' is not" "$TMP/err" || fail "--floor 1e400: $(cat "$TMP/err")"
+
 note "one run per side: thresholds only, and it says so"
 expect_rc 1 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" >"$TMP/out"
 grep -q '^1 vs 1 run: significance cannot be judged; flagged only by the thresholds' "$TMP/out" ||

@@ -4,7 +4,8 @@
  * parser the project had before num.c (options, check, compare, report
  * --percentiles, loadfile, dbench logs) the old code, copied here, against
  * the same caller written with num_*: the same verdict and value on the
- * table and on random strings of number characters.
+ * table and on random strings of number characters (with one deliberate
+ * change: an underflow is a value, not an error).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,7 +150,19 @@ static void test_f64(void **state)
 		{"inf", 0, false, NUM_RANGE, 0, 0},
 		{"nan", 0, false, NUM_RANGE, 0, 0},
 		{"1e400", 0, false, NUM_RANGE, 0, 0},
-		{"1e-400", 0, false, NUM_RANGE, 0, 0},
+		{"-1e400", 0, false, NUM_RANGE, 0, 0},
+		{"1e400%", 0, true, NUM_RANGE, 0, 0},
+		/* an underflow (strtod's ERANGE) is the tiny value, not an
+		 * error: a denormal, or 0 */
+		{"1e-320", 0, false, NUM_OK, 1e-320, 0},
+		{"4.9e-324", 0, false, NUM_OK, 4.9e-324, 0},
+		{"2.225073858507201e-308", 0, false, NUM_OK,
+		 2.225073858507201e-308, 0},
+		{"1e-400", 0, false, NUM_OK, 0, 0},
+		{"-1e-400", 0, false, NUM_OK, -0.0, 0},
+		{"1e-320%", 0, true, NUM_OK, 1e-320, 6},
+		{"1e-320", NUM_DIGIT_FIRST | NUM_NO_MINUS, false, NUM_OK,
+		 1e-320, 0},
 		{"5%", 0, true, NUM_OK, 5, 1},
 		{"5%", 0, false, NUM_SYNTAX, 0, 0},
 		{"50,99", 0, true, NUM_OK, 50, 2},
@@ -191,6 +204,23 @@ static void test_f64(void **state)
 
 /* each returns a verdict (0 ok, else the kind of message it printed) and
  * the value */
+
+/*
+ * The one deliberate change: the old double parsers refused strtod's
+ * ERANGE of an underflow ("1e-320", a denormal; "1e-400", 0) as out of
+ * range, so that "-R 1e-320" was "not >= 0"; num_f64 takes the value.
+ * The old code below calls strtod through this, which forgives an
+ * underflow (ERANGE with a finite result), and must still agree with the
+ * new callers on every string.
+ */
+static double strtod_underflow_ok(const char *s, char **end)
+{
+	double v = strtod(s, end);
+
+	if (errno == ERANGE && isfinite(v))
+		errno = 0;
+	return v;
+}
 
 /* options.c parse_long (min 0, max 1000 as for -t) */
 static int old_options(const char *s, long *out)
@@ -334,7 +364,7 @@ static int old_dblog_num(const char *s, double *v)
 	if (((*s < '0' || *s > '9') && *s != '.') || strpbrk(s, "xXpP"))
 		return 1;
 	errno = 0;
-	*v = strtod(s, &end);
+	*v = strtod_underflow_ok(s, &end);
 	return !(!*end && isfinite(*v) && *v >= 0 && errno != ERANGE);
 }
 
@@ -350,7 +380,7 @@ static int old_cmp_double(const char *s, double *v, bool percent_ok)
 	char *end;
 
 	errno = 0;
-	*v = strtod(s, &end);
+	*v = strtod_underflow_ok(s, &end);
 	if (end == s || errno || !isfinite(*v))
 		return -1;
 	if (percent_ok && *end == '%') {
@@ -400,7 +430,7 @@ static int old_pct(const char *p, double *v, const char **rest)
 	char *end;
 
 	errno = 0;
-	*v = strtod(p, &end);
+	*v = strtod_underflow_ok(p, &end);
 	if (end == p || (*end && *end != ',') || errno ||
 	    !(*v > 0 && *v <= 100))
 		return 1;
@@ -425,7 +455,7 @@ static int old_rate(const char *s, double *v)
 	char *end;
 
 	errno = 0;
-	*v = strtod(s, &end);
+	*v = strtod_underflow_ok(s, &end);
 	return end == s || *end || errno || !isfinite(*v) || *v < 0;
 }
 
@@ -502,7 +532,9 @@ static void test_callers_table(void **state)
 	static const char *const t[] = {
 		"", "0", "1", "-1", "+1", " 1", "\t1", "1 ", "01", "010", "09",
 		"0x", "0x1f", "0X1F", "-0x1", "0x1p3", "1e3", "1e400",
-		"1e-400", "1.5", ".5", "5.", ".", "-.5", "-0", "-", "+",
+		"1e-400", "-1e-400", "1e-320", "-1e-320", "1e-320%", "1e-320,5",
+		"0x1p-1074", "0x1p-2000", "1.5", ".5", "5.", ".", "-.5", "-0",
+		"-", "+",
 		"5%", "5%%", "50%", "150%", "0.05", "1", "100", "100.5",
 		"50,99", ",", "1,", "inf", "-inf", "nan", "infinity", "1000",
 		"1001", "2147483647", "2147483648", "-2147483648",

@@ -85,6 +85,10 @@ static const struct good_case good[] = {
 	{ A("-R", "2.5", "4"), DEF4, NULL, NULL, NULL, 2.5, 0 },
 	{ A("--target-rate=0.25", "4"), DEF4, NULL, NULL, NULL, 0.25, 0 },
 	{ A("--target-rate", "0", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
+	/* an underflow is a tiny rate (a denormal) or 0, not an error */
+	{ A("-R", "1e-320", "4"), DEF4, NULL, NULL, NULL, 1e-320, 0 },
+	{ A("-R", "1e-400", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
+	{ A("-R", "-1e-400", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
 	{ A("-B", "null", "4"), DEF4, NULL, NULL, "null", 0, 0 },
 	{ A("--backend", "null", "4"), DEF4, NULL, NULL, "null", 0, 0 },
 	{ A("-T", "TCP_NODELAY", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
@@ -187,6 +191,8 @@ static const struct {
 	{ A("-R", "abc", "4") },
 	{ A("-R", "nan", "4") },
 	{ A("-R", "inf", "4") },
+	{ A("-R", "1e400", "4") },		/* an overflow is one */
+	{ A("-R", "-1e-320", "4") },		/* a negative denormal */
 	{ A("-c", "", "4") },
 	{ A("-D", "", "4") },
 	{ A("--frobnicate", "4") },
