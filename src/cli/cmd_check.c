@@ -97,14 +97,32 @@ static int parse_int(const char *opt, const char *s, int min, int max,
 	return 0;
 }
 
+/* What caught() runs: run_setup() or run_start() of @rc. */
+struct step {
+	struct run_ctx *rc;
+	int argc;
+	char **argv;
+	bool *done;
+};
+
+static int do_setup(struct step *s)
+{
+	return run_setup(s->rc, s->argc, s->argv, s->done);
+}
+
+static int do_start(struct step *s)
+{
+	return run_start(s->rc);
+}
+
 /*
- * setup_said - run_setup(), with what it writes on stderr (a message of
- * one line when it refuses the run options) caught in a memfd and then
- * written to stderr; its last line, without "dbench-ng: ", in @said, so
- * that stdout can give the reason too.  "" if nothing was caught.
+ * caught - @fn(@s), with what it writes on stderr (a message of one line
+ * when it refuses the run) caught in a memfd and then written to stderr;
+ * its last line, without "dbench-ng: ", in @said, so that stdout can give
+ * the reason too.  "" if nothing was caught.
  */
-static int setup_said(struct run_ctx *rc, int argc, char **argv, bool *done,
-		      char *said, size_t len)
+static int caught(int (*fn)(struct step *), struct step *s, char *said,
+		  size_t len)
 {
 	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
 	char *line = NULL;
@@ -113,16 +131,16 @@ static int setup_said(struct run_ctx *rc, int argc, char **argv, bool *done,
 
 	said[0] = 0;
 	if (fd < 0)
-		return run_setup(rc, argc, argv, done);
+		return fn(s);
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
 		if (saved >= 0)
 			close(saved);
 		close(fd);
-		return run_setup(rc, argc, argv, done);
+		return fn(s);
 	}
-	st = run_setup(rc, argc, argv, done);
+	st = fn(s);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -184,6 +202,7 @@ int check_main(int argc, char **argv)
 	struct cmp_report *rep = NULL;
 	struct cmp_opts o;
 	bool verbose = false, done, setup = false;
+	struct step step;
 	char err[1024];
 	FILE *null = NULL;
 
@@ -257,19 +276,12 @@ int check_main(int argc, char **argv)
 	if (st)
 		goto out;
 
-	st = setup_said(&rc, rargc, rargv, &done, err, sizeof(err));
+	step = (struct step){&rc, rargc, rargv, &done};
+	st = caught(do_setup, &step, err, sizeof(err));
 	setup = true;
-	if (st == 3 && rc.be) {
-		/* the directory could not be prepared (DIR/clients cannot be
-		 * created, ...): the system under test, not the command line */
-		printf("cannot decide: %s\n",
-		       err[0] ? err : "the run could not be set up (exit 3)");
-		st = CHECK_SKIP;
-		goto out;
-	}
 	if (st) {
-		/* refused options, loadfile or DIR (2), a backend this build
-		 * lacks (3, no rc.be): the same on every commit */
+		/* refused options, loadfile (2), a backend this build lacks
+		 * (3): the same on every commit */
 		st = bad(false, "%s",
 			 err[0] ? err : "the run options were refused");
 		goto out;
@@ -286,10 +298,19 @@ int check_main(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc.cfg.runs = max_runs;	/* --json names one file per run */
-	st = run_start(&rc);
-	if (st) {
+	rc.cfg.runs = max_runs; /* --json names one file per run */
+	st = caught(do_start, &step, err, sizeof(err));
+	if (st == 3) {
+		/* the directory could not be prepared (DIR/clients cannot be
+		 * created, ...): the system under test, not the command line */
+		printf("cannot decide: %s\n",
+		       err[0] ? err : "the run could not be set up (exit 3)");
 		st = CHECK_SKIP;
+		goto out;
+	}
+	if (st) {
+		/* a refused DIR or --json path (2): the same on every commit */
+		st = bad(false, "%s", err[0] ? err : "the run was refused");
 		goto out;
 	}
 	null = verbose ? NULL : fopen("/dev/null", "w");

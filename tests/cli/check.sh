@@ -124,6 +124,8 @@ done <<END
 --baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
 --baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
 --baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
+--baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $TMP/nodir/r.json -D $D 1|--json $TMP/nodir/r-1.json: No such file or directory|^dbench-ng: --json $TMP/nodir/r-1.json
+--baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $D/clients/r.json -D $D 1|--json $D/clients/r-1.json: inside $D/clients|^dbench-ng: --json $D/clients/r-1.json: inside
 --baseline $TMP/base-1.json --metrics Rename:p99 -c $TMP/base.load -t 1 -D $D 1|no metric to compare: the baseline runs have none that --metrics selects|^dbench-ng check: no metric to compare
 END
 
