@@ -222,9 +222,14 @@ brc=$?
 # processes is not the run's time; and this shell, waiting for a CPU
 # behind the 500 clients, cannot time it: it saw "releasing clients"
 # seconds late): the last cleanup line says when the last client was
-# gone, in seconds rounded to the nearest, so 4 means before 4.5 s
+# gone, in seconds rounded to the nearest, so 4 means before 4.5 s (3 is
+# what a plain build shows, also beside two CPU burners; a sanitized one,
+# whose 500 processes each take ms to tear down their shadow memory,
+# showed 4 there, so it gets a second more)
+lim=4
+grep -qa __asan_init "$DBNG" && lim=5
 end_s=$(sed -n 's/^   0  cleanup *\([0-9]*\) sec$/\1/p' "$TMP/busy.out")
-[ -n "$end_s" ] && [ "$end_s" -le 4 ] ||
+[ -n "$end_s" ] && [ "$end_s" -le $lim ] ||
 	fail "the last client left ${end_s:-?} s after the release: $(tail -3 "$TMP/busy.out")"
 # the measured phase is the deadline's, exactly 3 s, whenever the parent
 # got to see it (a late tick ended it at the tick's time)
