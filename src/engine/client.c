@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * client.c - the hot loop.  Per line: check the stop flag, pace, read the
- * clock, call the backend, read the clock, record.  No allocation, no
+ * clock, see whether the run is over (deadline.h), call the backend, read
+ * the clock, see whether the warmup is over, record.  No allocation, no
  * string work, no system call beyond the operation's own and two clock
  * reads (pacing and Sleep aside).  Failures are turned into text only on
  * the error path.
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "deadline.h"
 #include "pace.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -332,12 +334,14 @@ no_handle(struct client *cl, const struct lf_op *op)
 
 /* ------------------------------ pacing --------------------------------- */
 
-/* Sleep until @ns, in slices, so that a stop (time limit, Ctrl-C) is seen
- * within 50 ms even in the middle of a long Sleep or pacing wait. */
+/* Sleep until @ns, in slices, so that a stop (Ctrl-C, a failure) is seen
+ * within 50 ms even in the middle of a long Sleep or pacing wait; never
+ * past the end of the run. */
 static void sleep_until(struct client *cl, uint64_t ns)
 {
 	uint64_t now = clock_ns();
 
+	ns = deadline_wait_end(ns, cl->end_ns);
 	while (now < ns && !cl->hdr->stop) {
 		clock_sleep_until(pace_slice_end(now, ns));
 		now = clock_ns();
@@ -423,6 +427,28 @@ static void pass_end(struct client *cl, uint64_t now)
 	}
 }
 
+/* The end of the warmup has passed (deadline.h): the op that just ended
+ * and everything after it count in the measured phase, from zero. */
+static void __attribute__((noinline)) new_phase(struct client *cl)
+{
+	struct client_slot *s = cl->slot;
+
+	cl->warm_ns = DEADLINE_NEVER;
+	cl->gen++;
+	stats_reset(&s->st);
+	s->bytes = 0;
+	s->nwarn = 0;
+	s->gen = cl->gen;
+}
+
+/* The end of the run has passed before the next op: it is not started. */
+static bool __attribute__((noinline)) run_over(struct client *cl)
+{
+	cl->done = true;
+	cl->slot->state = SLOT_CLEANUP; /* no longer running an op */
+	return false;
+}
+
 /* Record one call of @op that started at @t0 and took @d ns. */
 static inline void record(struct client *cl, const struct lf_op *op,
 			  uint64_t t0, uint64_t d)
@@ -458,6 +484,8 @@ static inline bool client_step(struct client *cl)
 		return no_handle(cl, op);
 
 	t0 = clock_ns();
+	if (unlikely(deadline_past(t0, cl->end_ns)))
+		return run_over(cl);
 	s->last_start_ns = t0;
 	s->cur_op = cl->pc;
 	if (likely(cl->prev_start_ns) && !cl->cfg->target_rate && !op->ts_ns)
@@ -477,14 +505,8 @@ static inline bool client_step(struct client *cl)
 	__atomic_store_n(&s->done_start_ns, t0, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELAXED);
 
-	if (unlikely(cl->gen != cl->hdr->gen)) {
-		/* the parent ended the warmup: start counting afresh */
-		cl->gen = cl->hdr->gen;
-		stats_reset(&s->st);
-		s->bytes = 0;
-		s->nwarn = 0;
-		s->gen = cl->gen;
-	}
+	if (unlikely(deadline_past(t1, cl->warm_ns)))
+		new_phase(cl); /* the warmup is over: count afresh */
 	if (likely(op_is_timed(op->type)))
 		record(cl, op, t0, t1 - t0);
 	bytes = op->io_bytes[cl->cfg->fake_io];
@@ -509,6 +531,8 @@ int client_loop(struct client *cls, int n)
 		cls[i].slot->pid = (uint32_t)getpid();
 		cls[i].pass_start_ns = now;
 		cls[i].gen = cls[i].hdr->gen;
+		cls[i].warm_ns = cls[i].hdr->warmup_end_ns;
+		cls[i].end_ns = cls[i].hdr->end_ns;
 		cls[i].slot->gen = cls[i].gen;
 		cls[i].slot->state = SLOT_RUNNING;
 	}

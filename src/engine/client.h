@@ -34,7 +34,9 @@ struct client {
 			 * errno of the failed open that left it closed */
 	uint32_t pc;	/* next op */
 	uint32_t gen; /* statistics generation in use */
-	bool done;    /* --run-once: pass finished */
+	bool done;    /* --run-once: pass finished, or the run's end */
+	uint64_t warm_ns; /* end of the warmup (deadline.h), then NEVER */
+	uint64_t end_ns;  /* end of the measured phase */
 	uint64_t pass_start_ns;
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */

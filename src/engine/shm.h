@@ -43,9 +43,15 @@ struct pass_rec {
 struct shm_hdr {
 	volatile uint32_t stop; /* enum stop_reason, checked between ops */
 	volatile uint32_t go;	/* set just before the barrier opens */
-	volatile uint32_t gen;	/* statistics generation (warmup end) */
+	volatile uint32_t gen;	/* statistics generation: 0, 1 once the
+				 * parent ended the warmup (the clients
+				 * move to 1 at warmup_end_ns by themselves) */
 	volatile uint32_t stop_signal; /* a signal a client got (STOP_SIGNAL) */
 	volatile uint64_t start_ns;
+	/* deadline.h: set before the release, read-only afterwards; each
+	 * client ends its warmup and its run by them, the parent its ticks */
+	volatile uint64_t warmup_end_ns; /* DEADLINE_NEVER: no warmup */
+	volatile uint64_t end_ns;	 /* end of the measured phase */
 } __attribute__((aligned(64)));
 
 struct client_slot {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "deadline.h"
 #include "result.h"
 #include "shm.h"
 
@@ -47,9 +48,21 @@ static struct client_slot *slot(const struct ticks *t, int id)
 	return &t->shm->slot[id];
 }
 
+void ticks_prepare(struct ticks *t)
+{
+	for (int i = 0; i < t->cfg->nclients; i++)
+		stats_add(t->cum_now, &slot(t, i)->st);
+	memset(t->cum_now, 0, sizeof(*t->cum_now));
+}
+
 void ticks_release(struct ticks *t, uint64_t now)
 {
+	struct deadlines d =
+		deadline_plan(now, t->cfg->warmup, t->cfg->timelimit);
+
 	t->shm->hdr.start_ns = now;
+	t->shm->hdr.warmup_end_ns = d.warmup_end;
+	t->shm->hdr.end_ns = d.end;
 	t->phase_start = now;
 	t->prev_point_ns = now; /* the first point's start */
 	t->phase = t->cfg->warmup > 0 ? TICKS_WARMUP : TICKS_EXECUTE;
@@ -178,7 +191,9 @@ static int sample(struct ticks *t, uint64_t now, uint64_t *lines,
 	return active;
 }
 
-/* The warmup is over at @now: count afresh from here (no line printed). */
+/* The warmup ended at @now, its deadline (the tick that sees it may come
+ * later): count afresh from there (no line printed).  The clients moved
+ * to the new generation by themselves at the deadline. */
 static void end_warmup(struct ticks *t, uint64_t now)
 {
 	struct shm_hdr *hdr = &t->shm->hdr;
@@ -208,12 +223,15 @@ static void end_warmup(struct ticks *t, uint64_t now)
 	t->prev_bytes = 0;
 }
 
-/* The clients were told to stop (or all left) at @now: the measured
- * phase ends, and its last, partial interval gets its point. */
+/* The clients were told to stop (or all left, or the end of the run came)
+ * at @now: the measured phase ends, and its last, partial interval gets
+ * its point.  Never after the deadline: no op starts after it. */
 static void begin_cleanup(struct ticks *t, uint64_t now)
 {
 	uint64_t lines, bytes, lat;
 
+	if (now > t->shm->hdr.end_ns)
+		now = t->shm->hdr.end_ns;
 	t->cleanup = true;
 	t->end_ns = now;
 	sample(t, now, &lines, &bytes, &lat);
@@ -230,11 +248,15 @@ bool ticks_tick(struct ticks *t, uint64_t now)
 	 * phase shows every client still to clean up */
 	int not_done = clients_not_done(t), active;
 
-	if (t->phase == TICKS_WARMUP && !hdr->stop && secs > cfg->warmup) {
-		end_warmup(t, now);
+	if (t->phase == TICKS_WARMUP && !hdr->stop &&
+	    deadline_past(now, hdr->warmup_end_ns)) {
+		end_warmup(t, hdr->warmup_end_ns);
 		return true;
 	}
-	if (t->phase == TICKS_EXECUTE && !hdr->stop && secs > cfg->timelimit)
+	/* the clients stop by themselves at the deadline; the flag is for
+	 * the record, and for a client that is not in an op */
+	if (t->phase == TICKS_EXECUTE && !hdr->stop &&
+	    deadline_past(now, hdr->end_ns))
 		shm_set_stop(t->shm, STOP_TIME);
 	if (hdr->stop && !t->cleanup)
 		begin_cleanup(t, now);
@@ -276,8 +298,12 @@ bool ticks_tick(struct ticks *t, uint64_t now)
 
 void ticks_end(struct ticks *t, uint64_t now)
 {
-	/* every client left before a tick saw it (--run-once): the
-	 * measured phase ends here, with its point */
+	/* every client left before a tick saw it (--run-once, or the
+	 * deadlines passed while the parent waited for the CPU): the phases
+	 * end at their deadlines, or here */
+	if (t->phase == TICKS_WARMUP && !t->shm->hdr.stop &&
+	    deadline_past(now, t->shm->hdr.warmup_end_ns))
+		end_warmup(t, t->shm->hdr.warmup_end_ns);
 	if (!t->cleanup)
 		begin_cleanup(t, now);
 	print_cleanup(t, (double)(now - t->phase_start) / 1e9,

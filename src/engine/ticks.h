@@ -52,6 +52,11 @@ struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 			struct result *res, FILE *out);
 void ticks_free(struct ticks *t);
 
+/* ticks_prepare - before the release: read what the ticks will read of
+ * every slot, so that the parent's first tick, with the clients at work,
+ * does not take a page fault for each of them. */
+void ticks_prepare(struct ticks *t);
+
 /* ticks_release - the clients are released at @now: the phase clock and
  * the series start. */
 void ticks_release(struct ticks *t, uint64_t now);

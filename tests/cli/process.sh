@@ -115,9 +115,25 @@ gone $KIDS
 echo "ok: group SIGINT -> exit 130"
 
 note "the parent killed with SIGKILL"
+# exited: a zombie counts, since the reaper of orphans is PID 1 and not
+# dbench-ng (here PID 1 reaps only every 1-2 s, which "gone" waits out)
+all_exited() {
+	local p
+	for p in "$@"; do
+		[ -e /proc/$p ] || continue
+		[ "$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null)" = Z ] || return 1
+	done
+}
 start -t 60 --json "$TMP/pk.json" -c "$LF" -D "$D" 3
+t0=$(date +%s%N)
 kill -KILL "$PID"
 wait "$PID" 2>/dev/null
+wait_until 30 all_exited $KIDS || fail "clients of a killed parent still run after 30 s"
+ms=$((($(date +%s%N) - t0) / 1000000))
+# the goal is 1 s: PR_SET_PDEATHSIG is sent as the parent dies, and the
+# client finishes a short op, removes its small tree and exits (50 ms
+# seen here, 250 ms beside two CPU burners); 1 s is left to a loaded machine
+[ $ms -le 1000 ] || fail "clients of a killed parent took $ms ms to exit"
 gone $KIDS
 [ -z "$(ls -A "$D/clients" 2>/dev/null)" ] ||
 	fail "orphaned clients left trees: $(ls "$D/clients")"
@@ -126,7 +142,7 @@ gone $KIDS
 [ -z "$(find "$TMP" -maxdepth 1 -name 'pk.json.tmp.*')" ] || fail "a temporary JSON left"
 [ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
 rmdir "$D/clients" 2>/dev/null
-echo "ok: clients of a killed parent exited and cleaned up"
+echo "ok: clients of a killed parent exited in $ms ms and cleaned up"
 
 note "a second SIGINT kills clients stuck in an op: still exit 130, results"
 # every client blocks in LockX on a lock another dbench-ng holds
@@ -323,5 +339,52 @@ grep -q "bomb.gz: loadfile larger than 256 MiB (uncompressed)" "$TMP/err" ||
 [ "$kb" -lt 327680 ] || fail "a gzip bomb took $kb KiB of memory"
 [ ! -e "$D/clients" ] || fail "DIR/clients created for a refused loadfile"
 echo "ok: gzip bomb refused, max RSS $kb KiB"
+
+# ---- begin: the time limit with far more busy clients than CPUs --------
+# (issue 12, item 12; self-contained.)  The clients stop by themselves at
+# the deadline the parent set at the release (src/engine/deadline.h), so
+# the run ends on time however long the parent waits for a CPU; the
+# parent raises its own priority (if it may) so its ticks still come once
+# a second.  Before: -t 3 with 500 such clients on 2 CPUs ran 13-68 s and
+# printed one progress line.
+note "500 busy clients end within 1 s of the time limit"
+printf 'QUERY_FS_INFORMATION 3 NT_STATUS_OK\n' >"$TMP/busy.load"
+rm -rf "$TMP/busy.out" "$TMP/busy.err" "$TMP/busy.json" "$TMP/busyd"
+mkdir "$TMP/busyd"
+"$DBNG" -t 3 --warmup 0 --json "$TMP/busy.json" -c "$TMP/busy.load" \
+	-D "$TMP/busyd" 500 >"$TMP/busy.out" 2>"$TMP/busy.err"
+brc=$?
+[ $brc = 0 ] || fail "exit $brc: $(tail -3 "$TMP/busy.err")"
+# timed by the run's own clock, from the release (the set-up of 500
+# processes is not the run's time; and this shell, waiting for a CPU
+# behind the 500 clients, cannot time it: it saw "releasing clients"
+# seconds late): the last cleanup line says when the last client was
+# gone, in seconds rounded to the nearest, so 4 means before 4.5 s (3 is
+# what a plain build shows, also beside two CPU burners; a sanitized one,
+# whose 500 processes each take ms to tear down their shadow memory,
+# showed 4 there, so it gets a second more)
+lim=4
+grep -qa __asan_init "$DBNG" && lim=5
+end_s=$(sed -n 's/^   0  cleanup *\([0-9]*\) sec$/\1/p' "$TMP/busy.out")
+[ -n "$end_s" ] && [ "$end_s" -le $lim ] ||
+	fail "the last client left ${end_s:-?} s after the release: $(tail -3 "$TMP/busy.out")"
+# the measured phase is the deadline's, exactly 3 s, whenever the parent
+# got to see it (a late tick ended it at the tick's time)
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+sys.exit(0 if s["measured_s"] == 3.0 else "measured_s %r" % s["measured_s"])' \
+	"$TMP/busy.json" || fail "the measured phase is not 3 s"
+[ -z "$(ls -A "$TMP/busyd")" ] || fail "left after the busy run: $(ls -A "$TMP/busyd")"
+# the parent's ticks: one line a second (execute 1 and 2 sec, then the
+# cleanup line at 3 s), if it could raise its priority; with nice 0 it
+# waits behind the 500 clients, which is documented (design.md §4)
+if [ "$(nice -n -1 nice 2>/dev/null)" -lt "$(nice)" ] 2>/dev/null; then
+	n=$(grep -c ' execute  *[0-9]* sec ' "$TMP/busy.out")
+	[ "$n" -ge 2 ] || fail "$n progress lines in 3 s: $(grep ' sec ' "$TMP/busy.out")"
+	echo "ok: -t 3, 500 busy clients: the last gone at ${end_s} s, $n progress lines"
+else
+	echo "ok: -t 3, 500 busy clients: the last gone at ${end_s} s (progress lines not checked: may not raise its priority)"
+fi
+# ---- end: the time limit with far more busy clients than CPUs ----------
 
 echo "all process checks passed"

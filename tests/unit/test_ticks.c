@@ -162,10 +162,11 @@ static void test_phases(void **state)
 	expect_out(f, "   1       200     2.00 MB/sec  warmup   2 sec  "
 		      "latency 0.000 ms\n");
 
-	/* past it: the execute phase starts here, nothing is printed */
+	/* past it: the execute phase starts at the deadline, not at the
+	 * (late) tick that sees it; nothing is printed */
 	work(f, 0, 50, 1000000);
-	ps = T0 + 2 * S + MS;
-	assert_true(ticks_tick(f->t, ps));
+	ps = T0 + 2 * S;
+	assert_true(ticks_tick(f->t, ps + MS));
 	expect_out(f, "");
 	assert_int_equal(f->t->phase_start, ps);
 	assert_int_equal(f->shm->hdr.gen, 1);
@@ -198,10 +199,11 @@ static void test_phases(void **state)
 	/* %3.0f rounds: 4.6 s after the phase start reads "5 sec" */
 	expect_out(f, "   0  cleanup   5 sec\n");
 
+	/* the phases end at their deadlines, whenever the ticks came */
 	ticks_fill(f->t, f->res, 4000000);
-	assert_true(f->res->warmup_s > 2.000999 && f->res->warmup_s < 2.001001);
-	assert_true(f->res->measured_s > 3.000999 &&
-		    f->res->measured_s < 3.001001);
+	assert_true(f->res->warmup_s > 1.999999 && f->res->warmup_s < 2.000001);
+	assert_true(f->res->measured_s > 2.999999 &&
+		    f->res->measured_s < 3.000001);
 	/* Throughput is the last execute line's figure, max_latency the
 	 * largest latency an execute line printed */
 	assert_true(f->res->throughput == 1.5);
@@ -211,6 +213,53 @@ static void test_phases(void **state)
 	 * (the 50 of its last part included), the execute phase's 250 */
 	expect_series(f, true, 250, 5000000);
 	expect_series(f, false, 250, 4000000);
+	fix_free(f);
+}
+
+/* A parent that got no CPU for seconds (far more busy clients than CPUs):
+ * the clients ended the warmup and the run at the deadlines by themselves,
+ * and the phases are those deadlines, not the times of the late ticks. */
+static void test_late_parent(void **state)
+{
+	struct fix *f = fix_new(1, 3, 2);
+
+	(void)state;
+	assert_int_equal(f->shm->hdr.warmup_end_ns, T0 + 2 * S);
+	assert_int_equal(f->shm->hdr.end_ns, T0 + 5 * S);
+	work(f, 0, 10, 1000000);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1        10     1.00 MB/sec  warmup   1 sec  "
+		      "latency 0.000 ms\n");
+	/* the next tick comes 7 s late, after both deadlines; the client
+	 * is gone: the warmup ended at 2 s and the run at 5 s */
+	f->shm->slot[0].gen = 1; /* it moved to the measured phase at 2 s */
+	f->shm->slot[0].bytes = 3000000;
+	clean(f, 0);
+	ticks_end(f->t, T0 + 12 * S);
+	expect_out(f, "   0  cleanup  10 sec\n");
+	assert_int_equal(f->t->phase_start, T0 + 2 * S);
+	assert_int_equal(f->t->end_ns, T0 + 5 * S);
+	ticks_fill(f->t, f->res, 3000000);
+	assert_true(f->res->warmup_s == 2.0 && f->res->measured_s == 3.0);
+	assert_true(f->res->throughput == 1.0);
+	expect_series(f, false, 0, 3000000);
+	fix_free(f);
+
+	/* a late tick in the measured phase stops the run at its deadline */
+	f = fix_new(1, 3, 0);
+	work(f, 0, 10, 1000000);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "   1        10     0.50 MB/sec  execute   2 sec  "
+		      "latency 0.000 ms\n");
+	assert_false(ticks_tick(f->t, T0 + 9 * S));
+	assert_int_equal(f->shm->hdr.stop, STOP_TIME);
+	assert_int_equal(f->t->end_ns, T0 + 3 * S);
+	expect_out(f, "   1  cleanup   9 sec\n");
+	clean(f, 0);
+	ticks_end(f->t, T0 + 9 * S + MS);
+	expect_out(f, "   0  cleanup   9 sec\n");
+	ticks_fill(f->t, f->res, 1000000);
+	assert_true(f->res->measured_s == 3.0);
 	fix_free(f);
 }
 
@@ -356,7 +405,7 @@ static void test_series_ops(void **state)
 
 static void test_machine_readable(void **state)
 {
-	struct fix *f = fix_new(2, 1, 1);
+	struct fix *f = fix_new(2, 2, 1);
 	uint64_t ps = T0 + S + MS;
 
 	(void)state;
@@ -402,6 +451,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_late_parent),
 		cmocka_unit_test(test_cleanup_lines),
 		cmocka_unit_test(test_latency_figure),
 		cmocka_unit_test(test_warmup_active),
