@@ -84,6 +84,7 @@ UT_LAYER_ticks       := engine
 UT_LAYER_watchdog    := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
+UT_LAYER_disturb     := engine
 UT_LAYER_registry    := backends
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis

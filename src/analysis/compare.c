@@ -124,6 +124,32 @@ bool cmp_paths_differ(struct result *const *res, const char *const *names,
 	return false;
 }
 
+/* Count what the machine did during run @x of side @s; a note for a run
+ * whose machine was disturbed beyond the bound. */
+static void machine_of(struct cmp_report *r, int s, const struct result *x,
+		       const char *who)
+{
+	const struct result_disturb *d = &x->disturb;
+
+	if (!d->valid)
+		return;
+	r->machine_runs[s]++;
+	if (d->other_cpus > r->other_max[s])
+		r->other_max[s] = d->other_cpus;
+	if (d->steal_pct > r->steal_max[s])
+		r->steal_max[s] = d->steal_pct;
+	if (!result_disturbed(d))
+		return;
+	r->disturbed[s]++;
+	cmp_note(r,
+		 "%s ran on a busy machine: other processes used %.2f CPUs, "
+		 "%.1f %% of the CPU time was stolen (bound %.1f CPUs, %.0f "
+		 "%%): its figures may be the machine's, not the system's "
+		 "under test",
+		 who, d->other_cpus, d->steal_pct > 0 ? d->steal_pct : 0.0,
+		 DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
+}
+
 static void config_notes(struct cmp_report *r, struct result **base,
 			 struct result **cand)
 {
@@ -143,6 +169,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 					 who);
 			else if (x->status == RESULT_FAILED)
 				cmp_note(r, "%s failed: partial figures", who);
+			machine_of(r, s, x, who);
 			logs += !x->has_bins;
 			clients += x->cfg.nclients != ref->cfg.nclients;
 			be += other_backend(x, ref);
@@ -330,6 +357,11 @@ struct cmp_report *cmp_run(struct result **base, int nb, struct result **cand,
 			   int nc, const struct cmp_opts *o)
 {
 	return cmp_run_named(base, nb, cand, nc, NULL, NULL, o);
+}
+
+int cmp_disturbed(const struct cmp_report *r, bool cand)
+{
+	return r->disturbed[cand];
 }
 
 int cmp_verdict(const struct cmp_report *r)

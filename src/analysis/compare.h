@@ -98,6 +98,11 @@ int cmp_verdict(const struct cmp_report *r);
  * -> 498 ms (p=0.016, 5 vs 5 runs)" */
 const char *cmp_reason(const struct cmp_report *r);
 
+/* cmp_disturbed - how many runs of the baseline (@cand false) or the
+ * candidate side ran on a machine disturbed beyond the bound of
+ * result_disturbed() */
+int cmp_disturbed(const struct cmp_report *r, bool cand);
+
 /* cmp_mode - whether significance could be judged */
 enum cmp_mode cmp_mode(const struct cmp_report *r);
 

@@ -100,6 +100,10 @@ struct cmp_report {
 	int worst; /* row the reason names, or -1 */
 	int nnotes;
 	char *notes[CMP_MAX_NOTES];
+	/* what else the machine did, per side (0 baseline, 1 candidate):
+	 * runs that recorded it, runs past the bound, the largest figures */
+	int machine_runs[2], disturbed[2];
+	double other_max[2], steal_max[2];
 	char reason[512];
 };
 

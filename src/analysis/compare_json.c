@@ -101,6 +101,15 @@ static json_t *report_json(const struct cmp_report *r)
 	json_object_set_new(doc, "exit", json_integer(cmp_verdict(r)));
 	json_object_set_new(doc, "reason", json_string(r->reason));
 	json_object_set_new(doc, "notes", notes);
+	json_object_set_new(
+		doc, "machine",
+		json_pack("{s:{s:i,s:i,s:f,s:f},s:{s:i,s:i,s:f,s:f}}",
+			  "baseline", "runs_recorded", r->machine_runs[0],
+			  "runs_busy", r->disturbed[0], "other_cpus_max",
+			  r->other_max[0], "steal_pct_max", r->steal_max[0],
+			  "candidate", "runs_recorded", r->machine_runs[1],
+			  "runs_busy", r->disturbed[1], "other_cpus_max",
+			  r->other_max[1], "steal_pct_max", r->steal_max[1]));
 	json_object_set_new(doc, "metrics", rows);
 	return doc;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "result.h"
 #include "sigtest.h"
 
 static const char *verdict_word(const struct cmp_row *w)
@@ -80,6 +81,14 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			why);
 		break;
 	}
+	if (r->machine_runs[0] || r->machine_runs[1])
+		fprintf(f,
+			"machine: other processes used up to %.2f CPUs "
+			"(baseline) and %.2f (candidate); busy (%.1f CPUs or "
+			"%.0f %% steal) in %d of %d and %d of %d runs\n",
+			r->other_max[0], r->other_max[1], DISTURB_OTHER_CPUS,
+			DISTURB_STEAL_PCT, r->disturbed[0], r->na,
+			r->disturbed[1], r->nb);
 	for (int i = 0; i < r->nnotes; i++)
 		fprintf(f, "note: %s\n", r->notes[i]);
 	fprintf(f, "\n");

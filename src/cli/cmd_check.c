@@ -35,8 +35,12 @@
 /* the check cannot work on any commit: git bisect run stops (it aborts
  * on a status over 127) */
 #define CHECK_BAD     255
+/* a run whose machine was busy (result_disturbed()) is made again, up to
+ * this many tries in all; still busy: 125, "machine too busy to decide" */
+#define CHECK_BUSY_TRIES 3
 #define MAX_BASELINES 256
 
+/* clang-format off */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -52,9 +56,13 @@ static void usage(FILE *f)
 "  --metrics LIST       compare only these (see dbench-ng compare)\n"
 "  --noise PCT          relative noise floor in percent (5)\n"
 "  --verbose            show each run's output on stderr\n"
+"  --busy-ok            decide even on a busy machine (other processes\n"
+"                       using 0.2 CPUs or more, or 2 %% steal): by default\n"
+"                       such a run is made again, 3 tries, then 125\n"
 "  -h, --help           this text\n"
 "RUN OPTIONS are those of a run (-t, -D, -c, -s, ...; see --help).\n");
 }
+/* clang-format on */
 
 static bool is_file(const char *p)
 {
@@ -201,7 +209,7 @@ int check_main(int argc, char **argv)
 	static struct run_ctx rc;
 	struct cmp_report *rep = NULL;
 	struct cmp_opts o;
-	bool verbose = false, done, setup = false;
+	bool verbose = false, done, setup = false, busy_ok = false;
 	struct step step;
 	char err[1024];
 	FILE *null = NULL;
@@ -255,6 +263,8 @@ int check_main(int argc, char **argv)
 			o.metric_filter = argv[++i];
 		} else if (!strcmp(a, "--verbose")) {
 			verbose = true;
+		} else if (!strcmp(a, "--busy-ok")) {
+			busy_ok = true;
 		} else {
 			rargv[rargc++] = argv[i];
 		}
@@ -298,6 +308,22 @@ int check_main(int argc, char **argv)
 			goto out;
 		}
 	}
+	for (int i = 0; i < nb; i++) {
+		const struct result_disturb *d = &base[i]->disturb;
+
+		/* the same on every commit: every verdict would be doubtful */
+		if (!busy_ok && result_disturbed(d)) {
+			st = bad(true,
+				 "%s: recorded on a busy machine (other "
+				 "processes used %.2f CPUs, %.1f %% stolen; "
+				 "bound %.1f CPUs, %.0f %%): record the "
+				 "baseline again on a quiet machine",
+				 base_names[i], d->other_cpus,
+				 d->steal_pct > 0 ? d->steal_pct : 0.0,
+				 DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
+			goto out;
+		}
+	}
 	rc.cfg.runs = max_runs; /* --json names one file per run */
 	st = caught(do_start, &step, err, sizeof(err));
 	if (st == 3) {
@@ -322,7 +348,7 @@ int check_main(int argc, char **argv)
 		goto out;
 	}
 
-	for (int run = 1; run <= max_runs; run++) {
+	for (int run = 1, busy = 0; run <= max_runs; run++) {
 		struct result *res;
 		int rst = run_one(&rc, run, &res);
 
@@ -340,6 +366,35 @@ int check_main(int argc, char **argv)
 				       run, rst);
 			goto out;
 		}
+		if (!busy_ok && result_disturbed(&res->disturb)) {
+			const struct result_disturb *d = &res->disturb;
+
+			fprintf(stderr,
+				"check: run %d: the machine was busy (other "
+				"processes used %.2f CPUs, %.1f %% stolen): "
+				"%s\n",
+				run, d->other_cpus,
+				d->steal_pct > 0 ? d->steal_pct : 0.0,
+				busy + 1 < CHECK_BUSY_TRIES ? "made again"
+							    : "giving up");
+			if (++busy >= CHECK_BUSY_TRIES) {
+				printf("cannot decide: machine too busy to "
+				       "decide (run %d: other processes used "
+				       "%.2f CPUs, %.1f %% stolen, in each of "
+				       "%d tries; bound %.1f CPUs, %.0f %%)\n",
+				       run, d->other_cpus,
+				       d->steal_pct > 0 ? d->steal_pct : 0.0,
+				       busy, DISTURB_OTHER_CPUS,
+				       DISTURB_STEAL_PCT);
+				result_free(res);
+				st = CHECK_SKIP;
+				goto out;
+			}
+			result_free(res);
+			run--; /* the same run again, the same --json name */
+			continue;
+		}
+		busy = 0;
 		cand[nc++] = res;
 		fprintf(stderr, "check: run %d: Throughput %g MB/sec, "
 			"max_latency %.3f ms\n", run, res->throughput,

@@ -44,9 +44,10 @@ static int pid_stat(const char *proc, const char *pid, unsigned int *flags,
 	if (slurp(path, buf, sizeof(buf)))
 		return -1;
 	p = strrchr(buf, ')'); /* the command may hold spaces and ')' */
-	if (!p || sscanf(p + 1,
-			 " %*c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu",
-			 flags, &ut, &st) != 3)
+	if (!p ||
+	    sscanf(p + 1,
+		   " %*c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu",
+		   flags, &ut, &st) != 3)
 		return -1;
 	*ticks = ut + st;
 	return 0;
@@ -60,6 +61,7 @@ static uint64_t kthread_ticks(const char *proc)
 
 	if (!d)
 		return 0;
+	/* cppcheck-suppress readdirCalled ; a DIR of this thread alone */
 	while ((e = readdir(d))) {
 		unsigned int flags;
 		uint64_t t;
@@ -135,7 +137,8 @@ void disturb_snap(const char *proc, uint64_t now_ns, uint64_t own_ns,
 	}
 	s->kthreads = kthread_ticks(proc);
 	snprintf(path, sizeof(path), "%s/loadavg", proc);
-	if (!slurp(path, buf, sizeof(buf)) && sscanf(buf, "%lf", &s->load1) != 1)
+	if (!slurp(path, buf, sizeof(buf)) &&
+	    sscanf(buf, "%lf", &s->load1) != 1)
 		s->load1 = -1;
 	watchdog_read_psi(proc, s->psi);
 }
@@ -152,6 +155,7 @@ static void cpu_mhz(const char *sys, double *lo, double *hi)
 	d = opendir(dir);
 	if (!d)
 		return;
+	/* cppcheck-suppress readdirCalled ; a DIR of this thread alone */
 	while ((e = readdir(d))) {
 		double khz;
 
@@ -194,8 +198,8 @@ void disturb_fill(const struct disturb_snap *a, const struct disturb_snap *b,
 				  ? (busy_s - kth_s - own_s) / secs
 				  : 0;
 	all = (double)(b->all - a->all);
-	out->steal_pct = all > 0 ? 100.0 * (double)(b->steal - a->steal) / all
-				 : -1;
+	out->steal_pct =
+		all > 0 ? 100.0 * (double)(b->steal - a->steal) / all : -1;
 	out->load1_start = a->load1;
 	out->load1_end = b->load1;
 	for (int i = 0; i < PSI_NR; i++)

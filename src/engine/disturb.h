@@ -21,12 +21,12 @@
 #include "result.h"
 
 struct disturb_snap {
-	bool valid;		/* /proc/stat was read */
-	uint64_t t_ns;		/* clock_ns() of the snapshot */
+	bool valid;		   /* /proc/stat was read */
+	uint64_t t_ns;		   /* clock_ns() of the snapshot */
 	uint64_t busy, steal, all; /* /proc/stat "cpu" line, USER_HZ ticks */
-	uint64_t kthreads;	/* utime + stime of kernel threads, ticks */
-	uint64_t own_ns;	/* CPU time of this run's processes */
-	double load1;		/* -1: unknown */
+	uint64_t kthreads;	   /* utime + stime of kernel threads, ticks */
+	uint64_t own_ns;	   /* CPU time of this run's processes */
+	double load1;		   /* -1: unknown */
 	struct result_psi psi[PSI_NR];
 };
 

@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "loadfile.h"
 #include "config.h"
+#include "disturb.h"
 #include "result.h"
 #include "shm.h"
 #include "stopsig.h"
@@ -61,6 +62,10 @@ struct runner {
 	/* phases, progress lines, the series */
 	struct ticks *ticks;
 	struct result *res;
+	/* what else the machine did (disturb.c): reaped children's CPU
+	 * time before this run, the snapshot at the release */
+	uint64_t kids0_ns;
+	struct disturb_snap dsnap0;
 	struct watchdog *wd;
 	FILE *out;		/* stdout, or stderr with --json - */
 };
@@ -525,6 +530,9 @@ static void run_phases(struct runner *r)
 				"watchdog: %s\n", strerror(errno));
 	}
 	reniced = raise_priority(&nice);
+	disturb_snap("/proc", clock_ns(),
+		     disturb_own_ns("/proc", r->pids, cfg->nprocs, r->kids0_ns),
+		     &r->dsnap0);
 	ticks_release(r->ticks, clock_ns()); /* and the deadlines */
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);
@@ -549,6 +557,16 @@ static void run_phases(struct runner *r)
 	}
 	if (reniced) /* before the next --runs run forks */
 		setpriority(PRIO_PROCESS, 0, nice);
+	{
+		struct disturb_snap end;
+
+		/* every client reaped: their CPU time is in RUSAGE_CHILDREN */
+		disturb_snap("/proc", clock_ns(),
+			     disturb_own_ns("/proc", NULL, 0, r->kids0_ns),
+			     &end);
+		disturb_fill(&r->dsnap0, &end, sysconf(_SC_CLK_TCK), "/sys",
+			     &r->res->disturb);
+	}
 	watchdog_stop(r->wd);
 	r->wd = NULL;
 	if (cfg->show_exec_time)
@@ -597,6 +615,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			cfg->nclients, strerror(errno));
 		goto out;
 	}
+	r.kids0_ns = disturb_children_ns();
 	if (start_children(&r) == 0 && wait_ready(&r) == 0) {
 		run_phases(&r);
 	} else {

@@ -205,6 +205,41 @@ struct result_env {
 	char **loadfile_sha256;	/* hex */
 };
 
+/*
+ * What else the machine did while a run measured (engine/disturb.c), from
+ * the release of the clients until the last one exited: the CPU time of
+ * processes that are not this run's nor kernel threads (which do the
+ * filesystem's work for it), steal time, the load average, PSI stalled
+ * time and the CPU frequencies.  A result without it (older files, a
+ * dbench log) has valid false.
+ */
+struct result_disturb {
+	bool valid;
+	double seconds;	    /* the window */
+	double other_cpus;  /* other processes' CPU time / seconds */
+	double steal_pct;   /* steal, % of all CPU time; -1 unknown */
+	double load1_start; /* /proc/loadavg, 1 minute; -1 unknown */
+	double load1_end;
+	double psi_some_ms[PSI_NR]; /* "some" stalled time; -1 unknown */
+	double mhz_min, mhz_max;    /* scaling_cur_freq at the end; 0 unknown */
+};
+
+/*
+ * The bound past which a run's machine counts as disturbed (docs/
+ * regressions.md, "A busy machine"): other processes used a fifth of a
+ * CPU or more on average, or the hypervisor stole 2 % of the CPU time.
+ * A quiet machine stays far below (0.01-0.03 CPUs of daemons); one
+ * CPU-burning process beside the run is 1.0.
+ */
+#define DISTURB_OTHER_CPUS 0.2
+#define DISTURB_STEAL_PCT  2.0
+
+static inline bool result_disturbed(const struct result_disturb *d)
+{
+	return d->valid && (d->other_cpus >= DISTURB_OTHER_CPUS ||
+			    d->steal_pct >= DISTURB_STEAL_PCT);
+}
+
 struct result {
 	/* what ran */
 	char *tool;		/* "dbench-ng", or "dbench" for a 4.0 log */
@@ -238,6 +273,9 @@ struct result {
 
 	/* operations that stalled (watchdog.c) */
 	struct result_stalls stalls;
+
+	/* what else the machine did meanwhile (disturb.c) */
+	struct result_disturb disturb;
 
 	/* the time series: at most RESULT_MAX_POINTS intervals; when full,
 	 * neighbours are merged and the interval doubles */

@@ -401,6 +401,55 @@ static void read_psi(json_t *o, struct result_psi *psi)
 	}
 }
 
+/* An optional number: @unknown when absent or null. */
+static double get_known(struct reader *rd, json_t *o, const char *where,
+			const char *k, double unknown)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || json_is_null(v))
+		return unknown;
+	if (!json_is_number(v)) {
+		rerr(rd, "field '%s%s' is not a number", where, k);
+		return unknown;
+	}
+	return json_number_value(v);
+}
+
+/* What else the machine did; absent in older results, null when it could
+ * not be measured.  "disturbed" is derived again, not read. */
+static void read_disturb(struct reader *rd, json_t *o, struct result *r)
+{
+	struct result_disturb *d = &r->disturb;
+	const char *w = "disturbance.";
+	json_t *p;
+
+	if (!o || json_is_null(o))
+		return;
+	if (!json_is_object(o)) {
+		rerr(rd, "field 'disturbance' is not an object");
+		return;
+	}
+	d->seconds = get_num(rd, o, w, "seconds");
+	d->other_cpus = get_num(rd, o, w, "other_cpus");
+	if (!(d->seconds >= 0) || !(d->other_cpus >= 0))
+		rerr(rd, "field 'disturbance.seconds' or 'other_cpus' is "
+			 "negative");
+	d->steal_pct = get_known(rd, o, w, "steal_pct", -1);
+	d->load1_start = get_known(rd, o, w, "load1_start", -1);
+	d->load1_end = get_known(rd, o, w, "load1_end", -1);
+	p = json_object_get(o, "psi_some_ms");
+	for (int i = 0; i < PSI_NR; i++)
+		d->psi_some_ms[i] =
+			json_is_object(p)
+				? get_known(rd, p, "disturbance.psi_some_ms.",
+					    psi_name[i], -1)
+				: -1;
+	d->mhz_min = get_known(rd, o, w, "cpu_mhz_min", 0);
+	d->mhz_max = get_known(rd, o, w, "cpu_mhz_max", 0);
+	d->valid = true;
+}
+
 /* The stalls section; absent in results of older dbench-ng versions. */
 static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 {
@@ -551,6 +600,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_clients(&rd, get(&rd, doc, "", "clients", JSON_ARRAY), r);
 	read_series(&rd, get(&rd, doc, "", "time_series", JSON_OBJECT), r);
 	read_stalls(&rd, json_object_get(doc, "stalls"), r);
+	read_disturb(&rd, json_object_get(doc, "disturbance"), r);
 	old_stall_threshold(cfg, r);
 	if (rd.failed)
 		goto fail;

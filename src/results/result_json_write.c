@@ -252,6 +252,35 @@ static json_t *psi_json(const struct result_psi *psi)
 	return o;
 }
 
+/* @v, or null when it is @unknown or less (the "unknown" markers of
+ * struct result_disturb) */
+static json_t *known(double v, double unknown)
+{
+	return v > unknown ? json_real(v) : json_null();
+}
+
+static json_t *disturb_json(const struct result_disturb *d)
+{
+	json_t *o, *p;
+
+	if (!d->valid)
+		return json_null();
+	o = json_object();
+	p = json_object();
+	set(o, "seconds", json_real(d->seconds));
+	set(o, "other_cpus", json_real(d->other_cpus));
+	set(o, "steal_pct", known(d->steal_pct, -1));
+	set(o, "load1_start", known(d->load1_start, -1));
+	set(o, "load1_end", known(d->load1_end, -1));
+	for (int i = 0; i < PSI_NR; i++)
+		set(p, psi_name[i], known(d->psi_some_ms[i], -1));
+	set(o, "psi_some_ms", p);
+	set(o, "cpu_mhz_min", known(d->mhz_min, 0));
+	set(o, "cpu_mhz_max", known(d->mhz_max, 0));
+	set(o, "disturbed", json_boolean(result_disturbed(d)));
+	return o;
+}
+
 static json_t *stalls_json(const struct result_stalls *st)
 {
 	json_t *o = json_object(), *per = json_object(), *ev = json_array();
@@ -365,6 +394,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "clients", clients_json(r));
 	set(o, "time_series", series_json(r));
 	set(o, "stalls", stalls_json(&r->stalls));
+	set(o, "disturbance", disturb_json(&r->disturb));
 	return o;
 }
 

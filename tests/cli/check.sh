@@ -24,8 +24,10 @@ D=$TMP/d
 mkdir -p "$D"
 lock_loads 4
 RUN="-t 1 --warmup 0 -D $D 2"
-# one pre-registered metric, so that 5 vs 5 runs can reach significance
-CHECK="--metrics LockX:mean --max-runs 8"
+# one pre-registered metric, so that 5 vs 5 runs can reach significance;
+# --busy-ok: the suite also runs beside CPU burners, and these cases test
+# the verdicts (the busy machine has its own case below)
+CHECK="--metrics LockX:mean --max-runs 8 --busy-ok"
 
 # shellcheck disable=SC2086
 expect_rc 0 "$DBNG" --runs 5 --json "$TMP/base.json" -c "$TMP/base.load" $RUN >/dev/null
@@ -78,7 +80,7 @@ note "a run that fails: 125, so bisect skips the commit"
 printf '%s\n' 'Mkdir "\clients\client1" NT_STATUS_OK' \
 	'Unlink "\clients\client1\nofile" 0x0 NT_STATUS_OK' \
 	'Sleep 10000 NT_STATUS_OK' >"$TMP/fail.load"
-"$DBNG" check --baseline "$TMP/base-1.json" -c "$TMP/fail.load" -t 1 --warmup 0 -D "$D" 1 \
+"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" -c "$TMP/fail.load" -t 1 --warmup 0 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 125 ] || fail "exit $rc for a run that fails, expected 125: $(cat "$TMP/err")"
@@ -86,7 +88,7 @@ one_line "$TMP/out" "cannot decide: run 1 failed (exit 1)"
 grep -q 'Unlink .*nofile failed' "$TMP/err" || fail "the run's error is not on stderr: $(cat "$TMP/err")"
 # exit 3 of a run (DIR/clients cannot be created: mkdir in /proc fails for
 # anyone, and creates nothing) is the system under test's too
-"$DBNG" check --baseline "$TMP/base-1.json" -c "$TMP/base.load" -t 1 --warmup 0 -D /proc 1 \
+"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" -c "$TMP/base.load" -t 1 --warmup 0 -D /proc 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 125 ] || fail "exit $rc for a DIR/clients that cannot be created, expected 125: $(cat "$TMP/err")"
@@ -117,20 +119,20 @@ while IFS='|' read -r args want err; do
 	grep -Eq "$err" "$TMP/err" || fail "check $args: stderr: $(cat "$TMP/err")"
 	! grep -q '^check: run' "$TMP/err" || fail "check $args: a run was made"
 done <<END
--t 1 -D $D 1|no --baseline given|^dbench-ng check: no --baseline given
---baseline $TMP/base-1.json --min-runs x -D $D 1|--min-runs: 'x' is not a whole number|^dbench-ng check: --min-runs
---baseline $TMP/base-1.json --metrics p42 -D $D 1|--metrics: 'p42' is not METRIC|^dbench-ng check: --metrics
---baseline $TMP/base-1.json -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
---baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
---baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
---baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
---baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $TMP/nodir/r.json -D $D 1|--json $TMP/nodir/r-1.json: No such file or directory|^dbench-ng: --json $TMP/nodir/r-1.json
---baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $D/clients/r.json -D $D 1|--json $D/clients/r-1.json: inside $D/clients|^dbench-ng: --json $D/clients/r-1.json: inside
---baseline $TMP/base-1.json --metrics Rename:p99 -c $TMP/base.load -t 1 -D $D 1|no metric to compare: the baseline runs have none that --metrics selects|^dbench-ng check: no metric to compare
+--busy-ok -t 1 -D $D 1|no --baseline given|^dbench-ng check: no --baseline given
+--busy-ok --baseline $TMP/base-1.json --min-runs x -D $D 1|--min-runs: 'x' is not a whole number|^dbench-ng check: --min-runs
+--busy-ok --baseline $TMP/base-1.json --metrics p42 -D $D 1|--metrics: 'p42' is not METRIC|^dbench-ng check: --metrics
+--busy-ok --baseline $TMP/base-1.json -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
+--busy-ok --baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
+--busy-ok --baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
+--busy-ok --baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
+--busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $TMP/nodir/r.json -D $D 1|--json $TMP/nodir/r-1.json: No such file or directory|^dbench-ng: --json $TMP/nodir/r-1.json
+--busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $D/clients/r.json -D $D 1|--json $D/clients/r-1.json: inside $D/clients|^dbench-ng: --json $D/clients/r-1.json: inside
+--busy-ok --baseline $TMP/base-1.json --metrics Rename:p99 -c $TMP/base.load -t 1 -D $D 1|no metric to compare: the baseline runs have none that --metrics selects|^dbench-ng check: no metric to compare
 END
 
 note "a baseline of the other --paths mode: 255, nothing run"
-"$DBNG" check --baseline "$TMP/base-1.json" --paths dirfd -t 1 -D "$D" 1 \
+"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" --paths dirfd -t 1 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 255 ] || fail "mixed --paths: exit $rc, expected 255"
@@ -162,7 +164,7 @@ done
 export DBNG D CALLS=$TMP/calls
 # expanded by the sh of git bisect run, in the scratch work tree
 # shellcheck disable=SC2016
-BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 1 --warmup 0 -D "$D" 2'
+BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --busy-ok --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 1 --warmup 0 -D "$D" 2'
 # bisect BASELINE: git bisect run from c0 (good) to c4 (bad); its exit in
 # $rc, its output in $TMP/bisect, its log in $TMP/log
 bisect() {
@@ -191,4 +193,51 @@ grep -q "^# good: \[${C[3]}\]" "$TMP/log" || fail "c3 not good: $(cat "$TMP/log"
 grep -q "^${C[4]} is the first bad commit" "$TMP/bisect" || fail "first bad: $(cat "$TMP/bisect")"
 grep -q '^cannot decide: run 1 failed (exit 1)$' "$TMP/bisect" || fail "no reason for c2: $(cat "$TMP/bisect")"
 grep -q '^no regression: ' "$TMP/bisect" || fail "no verdict for c3: $(cat "$TMP/bisect")"
+note "a busy machine: a run made again, then 125; a busy baseline: 255"
+# the baseline without its own record (this suite may run beside burners)
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["disturbance"] = None
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/spread-4.json" "$TMP/quiet.json" ||
+	fail "cannot edit the baseline"
+# a CPU burner beside every run: other processes use about a CPU, five
+# times the bound, however loaded the machine already is (more load only
+# makes it busier); its own process group, killed on every exit path
+set -m
+(while :; do :; done) &
+BURNER=$!
+set +m
+at_exit "kill -KILL -- -$BURNER"
+"$DBNG" check --baseline "$TMP/quiet.json" --metrics LockX:mean \
+	--min-runs 1 --max-runs 2 -c "$TMP/base.load" -t 2 --warmup 0 -D "$D" 2 \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill -KILL -- "-$BURNER"
+wait "$BURNER" 2>/dev/null
+[ $rc = 125 ] || fail "exit $rc beside a CPU burner, expected 125: $(cat "$TMP/out" "$TMP/err")"
+one_line "$TMP/out" "cannot decide: machine too busy to decide (run 1: other processes used "
+[ "$(grep -c '^check: run 1: the machine was busy' "$TMP/err")" = 3 ] ||
+	fail "not 3 tries: $(grep '^check:' "$TMP/err")"
+python3 - "$TMP/spread-4.json" "$TMP/busy.json" <<'PY' || fail "cannot edit the baseline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["disturbance"] = dict(seconds=2.0, other_cpus=1.5, steal_pct=0.0,
+                        load1_start=2.0, load1_end=3.0,
+                        psi_some_ms=dict(io=0.0, memory=None, cpu=900.0),
+                        cpu_mhz_min=None, cpu_mhz_max=None, disturbed=True)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DBNG" check --baseline "$TMP/busy.json" -c "$TMP/base.load" -t 1 --warmup 0 -D "$D" 2 \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 255 ] || fail "a busy baseline: exit $rc, expected 255"
+one_line "$TMP/out" "bad input: $TMP/busy.json: recorded on a busy machine (other processes used 1.50 CPUs"
+grep -q "check: run" "$TMP/err" && fail "a run was made with a busy baseline"
+"$DBNG" compare "$TMP/busy.json" -- "$TMP/spread-4.json" >"$TMP/out" 2>&1
+grep -q "^machine: other processes used up to 1.50 CPUs (baseline)" "$TMP/out" ||
+	fail "compare shows no machine line: $(head -12 "$TMP/out")"
+grep -q "^note: baseline run 1 (.*busy.json) ran on a busy machine: other processes used 1.50 CPUs" "$TMP/out" ||
+	fail "compare has no busy note: $(head -12 "$TMP/out")"
+echo "ok: busy runs made again then 125, busy baseline 255, compare shows it"
+
 echo "all check tests passed"
