@@ -188,7 +188,7 @@ void xattr_read_at(int dfd, const char *base)
 
 void sync_dir(struct be_client *cl, uint32_t pi)
 {
-	int fd = dir_get(cl, cl->prog->paths[pi].dir);
+	int fd = dir_peek(cl, cl->prog->paths[pi].dir);
 
 	if (fd >= 0)
 		fdatasync(fd);

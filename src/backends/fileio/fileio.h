@@ -154,9 +154,12 @@ void fileio_fini(struct be_run *run, const bool *dirty);
 
 /* The fd of directory @d, opened on first use; -errno if it cannot be.
  * The cached fd is the hot path, inlined into every op; dir_open() the
- * rest.  A cached fd is used only while it is still where it was opened
- * (dir_here(): one readlink of /proc/self/fd/N): a directory moved out of
- * DIR/clients by someone else is looked up again, and not found. */
+ * rest.  For a call that changes something, a cached fd is used only
+ * while it is still where it was opened (dir_here(): one readlink of
+ * /proc/self/fd/N): a directory moved out of DIR/clients by someone else
+ * is looked up again, and not found.  Lookups and reads (dir_peek: the
+ * stat and scan of every op's resolve, Find's listing, -S's fdatasync)
+ * take the cached fd as it is: they change nothing. */
 static inline int dir_get(struct be_client *cl, uint32_t d)
 {
 	struct fileio_client *fc = cl->priv;
@@ -167,11 +170,22 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
 	return dir_open(cl, d);
 }
 
+static inline int dir_peek(struct be_client *cl, uint32_t d)
+{
+	struct fileio_client *fc = cl->priv;
+	int fd = fc->dirfd[d];
+
+	if (fd >= 0)
+		return fd;
+	return dir_open(cl, d);
+}
+
 /*
  * AT(cl, retry, pi, dfd, base, call): run the *at() system call @call with
  * @dfd and @base set for path index @pi; evaluates to 0 or -errno.  If it
  * fails with ENOENT, @retry is true and the cached directory turns out to
  * be deleted, the path is looked up again and the call retried once.
+ * AT_RO: the same for a call that changes nothing (dir_peek()).
  *
  * RETRY(op): retry an op's own call only where success was expected, so an
  * expected ENOENT costs no extra system call.  Lookups (resolve, exists)
@@ -179,12 +193,12 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
  */
 #define RETRY(op) ((op)->expect != LF_EXPECT_FAIL)
 
-#define AT(cl, retry, pi, dfd, base, call)                          \
+#define AT_(cl, retry, pi, dfd, base, call, get)                    \
 	({                                                          \
 		const struct lf_path *pa_ = &(cl)->prog->paths[pi]; \
 		int r_;                                             \
 		for (int try_ = 0;; try_++) {                       \
-			dfd = dir_get(cl, pa_->dir);                \
+			dfd = get(cl, pa_->dir);                    \
 			if (dfd < 0) {                              \
 				r_ = dfd;                           \
 				break;                              \
@@ -198,6 +212,10 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
 		}                                                   \
 		r_;                                                 \
 	})
+#define AT(cl, retry, pi, dfd, base, call) \
+	AT_(cl, retry, pi, dfd, base, call, dir_get)
+#define AT_RO(cl, retry, pi, dfd, base, call) \
+	AT_(cl, retry, pi, dfd, base, call, dir_peek)
 
 /* dbench's resolve: stat the name; on a miss scan the directory for it
  * ignoring case (unless --no-resolve).  Returns 0 or -errno. */
@@ -206,8 +224,8 @@ static inline int resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 	const char *base;
 	int dfd, rc;
 
-	rc = AT(cl, false, pi, dfd, base,
-		fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
+	rc = AT_RO(cl, false, pi, dfd, base,
+		   fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
 	if (!rc) {
 		if (REQ(cl, BE_CAN_XATTR))
 			xattr_read_at(dfd, base);

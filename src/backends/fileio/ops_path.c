@@ -150,7 +150,7 @@ int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
-	fd = dir_get(cl, cl->prog->paths[op->path[0]].dir);
+	fd = dir_peek(cl, cl->prog->paths[op->path[0]].dir);
 	if (fd < 0)
 		return fd;
 	if (lseek(fd, 0, SEEK_SET) < 0)

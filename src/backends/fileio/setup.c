@@ -86,6 +86,8 @@ static int check_level(int fd, char *path, size_t plen, int depth, bool full,
 				  STATX_TYPE | STATX_MODE, &stx))
 				continue; /* gone meanwhile */
 			if (plen + 1 + nlen >= PATH_MAX) {
+				if (!full) /* --paths dirfd: only mounts */
+					continue;
 				snprintf(err, errlen,
 					 "%.200s...: path too long", path);
 				return -1;
@@ -109,6 +111,10 @@ static int check_level(int fd, char *path, size_t plen, int depth, bool full,
 			}
 			if (S_ISDIR(stx.stx_mode)) {
 				sub = subdir_open(fd, d->d_name);
+				if (sub < 0 && !full) {
+					path[plen] = 0;
+					continue;
+				}
 				if (sub < 0) {
 					snprintf(err, errlen,
 						 "%s cannot be read to check "
