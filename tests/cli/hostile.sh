@@ -343,6 +343,24 @@ accepted 0 "two gzip members"
 LF=$TMP/h.load
 
 note "symlinks and special files planted in DIR/clients"
+# the special files planted: a fifo and a socket; as root also device
+# nodes, the block device a loop device on an image whose every byte is
+# checked
+NODES="fifo socket"
+if [ "$(id -u)" = 0 ]; then
+	NODES="$NODES chr"
+	IMG=$TMP/loop.img
+	head -c 1048576 /dev/urandom >"$IMG"
+	if LOOPDEV=$(losetup -f --show "$IMG" 2>/dev/null); then
+		at_exit "losetup -d $LOOPDEV"
+		LOOPDEV_NR="$(stat -c '%t %T' "$LOOPDEV")"
+		LOOPDEV_NR="$((0x${LOOPDEV_NR% *})) $((0x${LOOPDEV_NR#* }))"
+		IMG_SUM=$(sha256sum <"$IMG")
+		NODES="$NODES blk"
+	else
+		echo "note: no loop device: no block device case"
+	fi
+fi
 # through.load: every path op through the planted names, statuses '*' so
 # the run goes on whatever happens
 lf '%s\n' 'Mkdir "\clients" *' \
@@ -411,13 +429,31 @@ for mode in full full-fallback dirfd dirfd-fallback; do
 	*) accepted 0 "links in client0 ($mode)" ;;
 	esac
 	[ ! -e "$D/clients/client0/stolen" ] || fail "Rename followed a link"
-	# a fifo where a file is opened, read and flushed: no hang
-	mkdir -p "$D/clients/client0"
-	mkfifo "$D/clients/client0/fifo"
-	printf '%s\n' 'NTCreateX "\clients\client1\fifo" 0 1 1 *' \
-		'ReadX 1 0 10 10 NT_STATUS_OK' 'Flush 1 *' 'Close 1 *' \
-		'NTCreateX "\clients\client1\fifo" 1 1 2 *' >"$TMP/fifo.load"
-	LF=$TMP/fifo.load accepted 0 "a fifo as a file ($mode)"
+	# a fifo, a socket, a character device (/dev/null's numbers), a
+	# block device (a loop device on an image of ours) where a file is
+	# opened to overwrite (5) or to open (1), then written, read and
+	# flushed: refused before any open or write (exit 1), no hang
+	for node in $NODES; do
+		for disp in 5 1; do
+			mkdir -p "$D/clients/client0"
+			case $node in
+			fifo) mkfifo "$D/clients/client0/$node" ;;
+			socket) python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$D/clients/client0/$node" ;;
+			chr) mknod "$D/clients/client0/$node" c 1 3 ;;
+			blk) mknod "$D/clients/client0/$node" b "${LOOPDEV_NR% *}" "${LOOPDEV_NR#* }" ;;
+			esac
+			printf '%s\n' "NTCreateX \"\\clients\\client1\\$node\" 0 $disp 1 *" \
+				'WriteX 1 0 10 10 NT_STATUS_OK' 'ReadX 1 0 10 10 *' \
+				'Flush 1 *' 'Close 1 *' \
+				"NTCreateX \"\\clients\\client1\\$node\" 1 1 2 *" >"$TMP/node.load"
+			LF=$TMP/node.load accepted 1 "a $node as a file, disposition $disp ($mode)"
+			grep -q "$node: refusing a [a-z ]*\(fifo\|socket\|device\) (only regular files" "$TMP/err" ||
+				fail "$node: $(cat "$TMP/err")"
+			[ -z "${IMG_SUM:-}" ] || [ "$(sha256sum <"$IMG")" = "$IMG_SUM" ] ||
+				fail "$node ($mode): the loop device's image was written"
+		done
+	done
 	# a hard link to a file outside: neither truncated nor written
 	# through, whether opened to overwrite (5) or to open (1)
 	for disp in 5 1; do
@@ -431,6 +467,57 @@ for mode in full full-fallback dirfd dirfd-fallback; do
 			fail "hard link: $(cat "$TMP/err")"
 		[ "$(cat "$OUT/file")" = target ] || fail "the outside file changed"
 	done
+	# the race of a hard link renamed into place between NTCreateX's
+	# lookup and its open: the lookup misses (no "f"), scans the big
+	# directory for a case-only match (the window, a few ms), and
+	# meanwhile a hard link to the outside file becomes "f".  Truncating
+	# by O_TRUNC would empty the outside file; the truncation happens
+	# only once the fd is checked, so the link is refused (exit 1).
+	for try in 1 2 3; do
+		mkdir -p "$D/clients/client0"
+		[ -d "$D/clients/client0/big" ] || {
+			mkdir "$D/clients/client0/big"
+			(cd "$D/clients/client0/big" && seq -f n%05g 20000 | xargs touch)
+		}
+		rm -f "$D/clients/client0/go" "$D/clients/client0/big/f" \
+			"$D/clients/client0/big/tmp" "$TMP/stop"
+		{
+			printf '%s\n' 'NTCreateX "\clients\client1\go" 0 5 1 *' 'Close 1 *'
+			for i in $(seq 300); do
+				printf '%s\n' 'NTCreateX "\clients\client1\big\f" 0 5 2 *' \
+					'Close 2 *' 'Unlink "\clients\client1\big\f" 0 *'
+			done
+		} >"$TMP/race.load"
+		# the attacker: once the client has started, renames a fresh
+		# hard link of the outside file onto big/f, again and again,
+		# until the run is over
+		python3 - "$D/clients/client0" "$OUT/file" "$TMP/stop" <<'P' &
+import os, sys, time
+c, victim, stop = sys.argv[1:]
+end = time.time() + 60
+while not os.path.exists(c + "/go") and time.time() < end:
+    time.sleep(0.001)
+while not os.path.exists(stop) and time.time() < end:
+    try:
+        os.link(victim, c + "/big/tmp")
+    except FileExistsError:
+        pass
+    os.rename(c + "/big/tmp", c + "/big/f")
+P
+		apid=$!
+		n=$((n + 1))
+		LF=$TMP/race.load run --skip-cleanup 1
+		rc=$?
+		touch "$TMP/stop"
+		wait $apid || fail "case $n: the attacker failed"
+		[ "$(cat "$OUT/file")" = target ] ||
+			fail "case $n: the hard-link race truncated the outside file ($mode, try $try)"
+		[ $rc = 1 ] && grep -q 'big/f: refusing a file with [23] hard links' "$TMP/err" ||
+			fail "case $n: exit $rc, no hard-link refusal: $(cat "$TMP/err")"
+		check_outside "case $n (hard-link race)"
+		echo "ok $n: hard-link race ($mode, try $try): refused, the outside file intact"
+	done
+	rm -rf "$D/clients"
 	LF=$TMP/h.load
 done
 unset DBENCH_NG_NO_OPENAT2

@@ -4,8 +4,11 @@
 # in the client tree are never followed: --paths full (the default)
 # refuses them, and a tree others could plant one in, before the run;
 # --paths dirfd works through them (openat2 RESOLVE_BENEATH, and the
-# O_NOFOLLOW component walk used on kernels without openat2).  A sibling
-# directory is snapshotted before and after and must not change.
+# O_NOFOLLOW component walk used on kernels without openat2).  A
+# directory moved out of the tree mid-run is not followed (both modes);
+# a mount inside DIR/clients is refused at start and never entered when
+# made mid-run (Deltree, clean-up).  A sibling directory is snapshotted
+# before and after and must not change.
 . "$(dirname "$0")/../lib.sh"
 
 D=$TMP/d
@@ -151,6 +154,162 @@ expect_rc 2 "$DBNG" -t 1 -c "$TMP/through.load" -D "$D" 1 >/dev/null 2>"$TMP/err
 grep -q "refusing" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 rm "$D/clients"
 check_victim "symlinked DIR/clients"
+
+# A client held at a LockX while the test changes the tree: hold_lock
+# FILE starts a process (PID in LPID) holding a POSIX write lock on FILE;
+# blocked_on FILE is true once someone waits for a lock on FILE
+hold_lock() {
+	rm -f "$TMP/locked"
+	python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(300)' "$1" "$TMP/locked" &
+	LPID=$!
+	at_exit "kill $LPID"
+	wait_until 30 test -e "$TMP/locked" || fail "no lock on $1"
+}
+blocked_on() {
+	grep -Eq -- "-> .*:$(stat -c %i "$1") " /proc/locks
+}
+# held LOADFILE ARGS... -- CMD...: run dbench-ng on LOADFILE (one client,
+# ARGS); once the client waits at its LockX on client0/lk, run CMD, then
+# let it go; the exit status in RC
+held() {
+	local lf=$1 dpid
+	shift
+	local args=()
+	while [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	shift
+	mkdir -p "$D/clients/client0"
+	: >"$D/clients/client0/lk"
+	hold_lock "$D/clients/client0/lk"
+	"$DBNG" --run-once -t 60 --warmup 0 -c "$lf" -D "$D" "${args[@]}" 1 \
+		>"$TMP/out" 2>"$TMP/err" &
+	dpid=$!
+	wait_until 60 blocked_on "$D/clients/client0/lk" ||
+		fail "the client never reached its LockX: $(cat "$TMP/err")"
+	"$@" || fail "$*: failed"
+	kill "$LPID"
+	wait "$LPID"
+	wait "$dpid"
+	RC=$?
+}
+
+if command -v python3 >/dev/null; then
+	note "a directory moved out of the tree mid-run is not followed"
+	# after the move, the paths under d name nothing: no file made, none
+	# removed in the moved directory (--paths dirfd had its fd cached)
+	cat >"$TMP/moved.load" <<'X'
+NTCreateX "\clients\client1\lk" 0x0 0x1 1 NT_STATUS_OK
+Mkdir "\clients\client1\d" *
+Mkdir "\clients\client1\d\e" *
+NTCreateX "\clients\client1\d\a" 0x0 0x5 2 *
+Close 2 *
+NTCreateX "\clients\client1\d\e\a" 0x0 0x5 2 *
+Close 2 *
+LockX 1 0 1 NT_STATUS_OK
+NTCreateX "\clients\client1\d\b" 0x0 0x5 3 *
+NTCreateX "\clients\client1\d\e\b" 0x0 0x5 4 *
+Unlink "\clients\client1\d\a" 0 *
+Unlink "\clients\client1\d\e\a" 0 *
+Mkdir "\clients\client1\d\sub" *
+Mkdir "\clients\client1\d\e\sub" *
+Rename "\clients\client1\d\e\a" "\clients\client1\d\e\c" *
+Deltree "\clients\client1\d" *
+UnlockX 1 0 1 *
+Close 1 *
+X
+	for mode in full full-fallback dirfd dirfd-fallback; do
+		unset DBENCH_NG_NO_OPENAT2
+		case $mode in *fallback) export DBENCH_NG_NO_OPENAT2=1 ;; esac
+		paths=full
+		case $mode in dirfd*) paths=dirfd ;; esac
+		rm -rf "$TMP/elsewhere"
+		mkdir "$TMP/elsewhere"
+		held "$TMP/moved.load" --paths $paths -- \
+			mv "$D/clients/client0/d" "$TMP/elsewhere/d"
+		[ "$RC" = 0 ] || fail "$mode: exit $RC: $(cat "$TMP/err")"
+		got=$(cd "$TMP/elsewhere" && find . | sort | tr '\n' ' ')
+		[ "$got" = ". ./d ./d/a ./d/e ./d/e/a " ] ||
+			fail "$mode: the moved directory was worked in: $got"
+		[ ! -e "$D/clients" ] || fail "$mode: left $(find "$D/clients")"
+		echo "ok: $mode: nothing done in the moved directory"
+	done
+	unset DBENCH_NG_NO_OPENAT2
+fi
+
+if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null; then
+	note "mounts inside DIR/clients: refused at start, never crossed"
+	SRC=$TMP/mounted
+	mkdir -p "$SRC/sub"
+	echo "mounted" >"$SRC/file"
+	echo "mounted too" >"$SRC/sub/file2"
+	msnap() { (cd "$1" && find . -mindepth 1 -printf '%p %y\n' | sort && cat file sub/file2) | md5sum; }
+	msum=$(msnap "$SRC")
+	# a mount already there (a bind mount of a directory of the same
+	# filesystem): exit 2 before anything is created, in both modes
+	for paths in full dirfd; do
+		mkdir -p "$D/clients/client0/x/m"
+		mount --bind "$SRC" "$D/clients/client0/x/m" || skip "cannot bind-mount"
+		at_exit "umount -l $D/clients/client0/x/m"
+		"$DBNG" --paths $paths -t 1 --warmup 0 \
+			-c "$DATA/loadfiles/smoke.load" -D "$D" 1 >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		[ $rc = 2 ] || fail "--paths $paths: a mount inside: exit $rc, expected 2"
+		[ ! -s "$TMP/out" ] || fail "--paths $paths: stdout: $(cat "$TMP/out")"
+		[ "$(ls -A "$D/clients")$(ls -A "$D/clients/client0")" = client0x ] ||
+			fail "--paths $paths: the refusal changed the tree: $(find "$D/clients")"
+		grep -q "clients/client0/x/m is a mount point: dbench-ng never works across a mount" "$TMP/err" ||
+			fail "--paths $paths: message: $(cat "$TMP/err")"
+		umount "$D/clients/client0/x/m"
+		[ "$(msnap "$SRC")" = "$msum" ] || fail "--paths $paths: the mounted tree changed"
+		rm -rf "$D/clients"
+		echo "ok: --paths $paths: $(cut -c1-150 "$TMP/err")"
+	done
+	# a mount made during the run: Deltree and the clean-up do not enter
+	# it (what is mounted stays, with the directory it is mounted on).
+	# A bind mount of the same filesystem (same st_dev: only openat2's
+	# RESOLVE_NO_XDEV tells), and without openat2 a tmpfs.
+	cat >"$TMP/mount.load" <<'X'
+NTCreateX "\clients\client1\lk" 0x0 0x1 1 NT_STATUS_OK
+Mkdir "\clients\client1\m" *
+LockX 1 0 1 NT_STATUS_OK
+Deltree "\clients\client1\m" *
+Deltree "\clients\client1" *
+UnlockX 1 0 1 *
+Close 1 *
+X
+	for mode in full dirfd full-fallback dirfd-fallback; do
+		unset DBENCH_NG_NO_OPENAT2
+		paths=full
+		case $mode in dirfd*) paths=dirfd ;; esac
+		m=$D/clients/client0/m
+		case $mode in
+		*fallback)
+			export DBENCH_NG_NO_OPENAT2=1
+			mnt() {
+				mount -t tmpfs -o size=1m dbng-safety "$m" &&
+					cp -a "$SRC/." "$m/"
+			}
+			;;
+		*) mnt() { mount --bind "$SRC" "$m"; } ;;
+		esac
+		at_exit "umount -l $m"
+		held "$TMP/mount.load" --paths $paths -- mnt
+		[ "$(msnap "$m")" = "$msum" ] || fail "$mode: the mounted tree changed: $(find "$m")"
+		grep -q "clean-up: 1 client tree left" "$TMP/err" ||
+			fail "$mode: exit $RC: $(cat "$TMP/err")"
+		umount "$m"
+		[ "$(msnap "$SRC")" = "$msum" ] || fail "$mode: the bind-mounted tree changed"
+		rm -rf "$D/clients"
+		echo "ok: $mode: a mount made mid-run kept, exit $RC: $(tail -1 "$TMP/err")"
+	done
+	unset DBENCH_NG_NO_OPENAT2
+fi
 
 note "a sibling of DIR/clients is never touched"
 echo keep >"$D/sibling"

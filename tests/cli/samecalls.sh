@@ -7,7 +7,8 @@
 # first 50,000 lines of client.txt plainly, the first 6,000 with each
 # option that changes the calls, and a loadfile of our own with the ops
 # and paths client.txt lacks (Rmdir, a nested Deltree, a directory opened
-# as a file, a case-only match, \clients itself).  Then the comparison is
+# as a file, a case-only match, \clients itself, dispositions 4 and 5 on
+# a new and on a non-empty file).  Then the comparison is
 # shown to fail where the calls do differ (--paths dirfd).
 . "$(dirname "$0")/../lib.sh"
 
@@ -136,6 +137,11 @@ NTCreateX "\\clients\\client1\\a\\b\\one" 0x40 0x5 2 NT_STATUS_OK
 WriteX 2 0 4096 4096 NT_STATUS_OK
 WriteX 2 8191 1 1 NT_STATUS_OK
 Close 2 NT_STATUS_OK
+NTCreateX "\\clients\\client1\\a\\b\\one" 0x40 0x5 7 NT_STATUS_OK
+WriteX 7 0 10 10 NT_STATUS_OK
+Close 7 NT_STATUS_OK
+NTCreateX "\\clients\\client1\\a\\b\\one" 0x40 0x4 8 NT_STATUS_OK
+Close 8 NT_STATUS_OK
 NTCreateX "\\clients\\client1\\a\\Two" 0x40 0x2 3 NT_STATUS_OK
 SET_FILE_INFORMATION 3 1004 NT_STATUS_OK
 QUERY_FILE_INFORMATION 3 1004 NT_STATUS_OK
@@ -163,6 +169,32 @@ for args in "" -S --stat-check -x "-S --stat-check -x --no-resolve"; do
 	# shellcheck disable=SC2086
 	same "edge${args// /}" "$TMP/edge.load" 60 $args
 done
+
+note "the truncation rewrite is exactly open, fstat, ftruncate(fd, 0)"
+# dbench-ng's stream of NTCreateX disposition 5 becomes dbench's; any
+# other sequence (another length, a call between, a failed ftruncate, an
+# open without O_CREAT) is left as it is
+rew() {
+	printf '%s\n' "$@" | awk -v side=ng -v dir=- -v lf=- -f "$NORM" | cut -f2-
+}
+O='openat2(AT_FDCWD, "clients/client0/f", {flags=O_RDWR|O_CREAT, mode=0600, resolve=RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS}, 24) = 3'
+S='newfstatat(3, "", {st_mode=S_IFREG|0600, st_size=8192, ...}, AT_EMPTY_PATH) = 0'
+start='newfstatat(AT_FDCWD, "clients/client0", {st_mode=S_IFDIR|0755, st_size=60, ...}, AT_SYMLINK_NOFOLLOW) = 0'
+got=$(rew "$start" "$O" "$S" 'ftruncate(3, 0) = 0' 'close(3) = 0')
+want=$(printf '%s\n' 'newfstatat(AT_FDCWD, "clients/client0", {st_mode=S_IFDIR|0755, st_size=60, ...}, 0) = 0' \
+	'openat(AT_FDCWD, "clients/client0/f", O_RDWR|O_CREAT|O_TRUNC, 0600) = F1' \
+	'newfstatat(F1, "", {st_mode=S_IFREG|0600, st_size=0, ...}, AT_EMPTY_PATH) = 0' 'close(F1) = 0')
+[ "$got" = "$want" ] || fail "the rewrite: $(diff <(echo "$want") <(echo "$got"))"
+for case in "ftruncate(3, 1) = 0" "ftruncate(3, 0) = -1 EIO (Input/output error)" \
+	"fgetxattr(3, \"user.DosAttrib\", 0xabcdef0, 44) = -1 ENODATA"; do
+	rew "$start" "$O" "$S" "$case" | grep -q O_TRUNC &&
+		fail "rewritten although followed by $case"
+done
+rew "$start" "$O" 'pread64(3, "", 1, 0) = 0' 'ftruncate(3, 0) = 0' | grep -q O_TRUNC &&
+	fail "rewritten with a call between the open and the fstat"
+rew "$start" "${O/O_CREAT/O_EXCL}" "$S" 'ftruncate(3, 0) = 0' | grep -q O_TRUNC &&
+	fail "rewritten without O_CREAT"
+echo "ok: the truncation rewrite is strict"
 
 note "the comparison fails where the calls differ"
 # dbench-ng with --no-resolve against plain dbench: the scans of missing

@@ -13,17 +13,61 @@
 #   dbench "DIR/" prefixes dropped (dbench-ng names paths from DIR);
 #          statfs("DIR") is statfs(".")
 #   ng     openat2(AT_FDCWD, P, {flags=F, resolve=...}) is open(P, F);
-#          AT_SYMLINK_NOFOLLOW of stat and utimensat, lgetxattr
+#          AT_SYMLINK_NOFOLLOW of stat and utimensat, lgetxattr;
+#          NTCreateX's truncation: an open with O_CREAT and no O_TRUNC,
+#          right after it the fstat of that fd, right after that
+#          ftruncate(fd, 0) = 0 are dbench's open with O_CREAT|O_TRUNC
+#          and its fstat, which shows st_size=0 (it comes after the
+#          truncation); the ftruncate is dropped.  Nothing else about
+#          them changes, and any other ftruncate stays.
 #
 # Each output line is "LINE<TAB>CALL", LINE the loadfile line (dbench
 # only, from its kill() count; 0 for dbench-ng).  Variables: side, dir
 # (DIR as dbench was given it), lf (the loadfile path).
+# out(LINE): print LINE, holding back (side ng) an open with O_CREAT and
+# no O_TRUNC and the fstat of its fd until the next line shows whether
+# they are NTCreateX's truncation (see above)
+function flush() {
+	if (npend >= 1)
+		print pend[1]
+	if (npend >= 2)
+		print pend[2]
+	npend = 0
+}
+function out(line,    fd) {
+	if (side == "ng" && npend == 2) {
+		if (line == "0\tftruncate(" pfd ", 0) = 0") {
+			sub(/\|O_CREAT/, "|O_CREAT|O_TRUNC", pend[1])
+			sub(/st_size=[0-9]+,/, "st_size=0,", pend[2])
+			flush()
+			return
+		}
+		flush()
+	}
+	if (side == "ng" && npend == 1) {
+		if (index(line, "0\tnewfstatat(" pfd ", \"\", ") == 1 ||
+		    index(line, "0\tfstat(" pfd ", ") == 1) {
+			pend[++npend] = line
+			return
+		}
+		flush()
+	}
+	if (side == "ng" && line ~ /^0\topenat\(AT_FDCWD, .*\|O_CREAT[|,]/ &&
+	    line !~ /O_TRUNC/ && match(line, /\) = F[0-9]+$/)) {
+		pfd = substr(line, RSTART + 4)
+		pend[++npend] = line
+		return
+	}
+	print line
+}
+END { flush() }
 function label(fd) {
 	if (!(fd in lab))
 		return "F?" fd
 	return lab[fd]
 }
 BEGIN {
+	npend = 0
 	started = 0
 	nline = 0
 	lffd = -1
@@ -105,5 +149,5 @@ side == "dbench" && !started && index($0, "\"" lf "\"") && /^openat\(/ {
 		$0 = pre post
 	}
 	gsub(/\) +=/, ") =")
-	print nline "\t" $0
+	out(nline "\t" $0)
 }

@@ -4,7 +4,9 @@
 # and Rename (also a failing one, as dbench), -F fsyncs after each write,
 # --one-byte-write-fix truncates instead of writing a zero byte past EOF,
 # --no-resolve drops the case-insensitive scans, --stat-check skips the
-# pointless mkdir; NTCreateX looks the name up first, as dbench does.
+# pointless mkdir; NTCreateX looks the name up first, as dbench does, and
+# truncates (disposition 5) with ftruncate(fd, 0) once fstat has shown a
+# regular file with one link, never with O_TRUNC.
 # All in --paths dirfd: the default, --paths full, makes dbench 4.0's very
 # calls, which samecalls.sh diffs against dbench itself.
 . "$(dirname "$0")/../lib.sh"
@@ -44,7 +46,7 @@ base_sync=$(count 'O_SYNC')
 base_fdatasync=$(count 'fdatasync(')
 base_fsync=$(count ' fsync(')
 base_pwrite=$(count 'pwrite64(')
-base_trunc=$(count 'ftruncate(')
+base_trunc=$(grep -Ec -- 'ftruncate\([0-9]+, [1-9]' "$TMP/trace" || true)
 base_dents=$(count 'getdents64(')
 base_mkdir=$(count 'mkdirat(')
 [ "$base_sync$base_fdatasync$base_fsync$base_trunc" = 0000 ] ||
@@ -53,6 +55,14 @@ base_mkdir=$(count 'mkdirat(')
 # NTCreateX of the new file: looked up first (a miss, then a scan)
 grep -Eq 'newfstatat\([0-9]+, "f", .*ENOENT' "$TMP/trace" ||
 	fail "NTCreateX did not look the name up first"
+# disposition 5: no O_TRUNC; the open, its fstat, then ftruncate(fd, 0)
+! grep -q O_TRUNC "$TMP/trace" || fail "an open with O_TRUNC: $(grep O_TRUNC "$TMP/trace")"
+awk '/openat\([0-9]+, "f", O_RDWR\|O_CREAT/ { fd = $NF; k = 1; next }
+	k == 1 { k = /(fstat|newfstatat)\(/ && index($0, "(" fd ",") ? 2 : 0; next }
+	k == 2 { if (index($0, "ftruncate(" fd ", 0)")) ok = 1; k = 0 }
+	END { exit !ok }' "$TMP/trace" ||
+	fail "NTCreateX disposition 5: not open, fstat, ftruncate: $(grep -A2 '"f", O_RDWR' "$TMP/trace")"
+[ "$(count 'ftruncate([0-9]*, 0)')" = 1 ] || fail "plain run: $(count 'ftruncate(') ftruncate"
 echo "ok: plain: 2 pwrite, $base_dents getdents64, $base_mkdir mkdirat"
 
 trace -s
@@ -70,7 +80,7 @@ n=$(count ' fsync(')
 echo "ok: -F: an fsync after each of the 2 writes"
 
 trace --one-byte-write-fix
-[ "$(count 'ftruncate(')" = 1 ] || fail "--one-byte-write-fix: no ftruncate"
+[ "$(grep -Ec 'ftruncate\([0-9]+, 1\)' "$TMP/trace")" = 1 ] || fail "--one-byte-write-fix: no ftruncate"
 [ "$(count 'pwrite64(')" = 1 ] || fail "--one-byte-write-fix: the zero byte was written"
 echo "ok: --one-byte-write-fix truncates instead of writing"
 

@@ -2,9 +2,10 @@
 /*
  * dirs.c - the fileio backend's directory cache: every directory of the
  * program opened beneath DIR/clients (openat2 RESOLVE_BENEATH |
- * RESOLVE_NO_SYMLINKS, or one component at a time with O_NOFOLLOW), kept
- * open, dropped after a Rename or Rmdir of it and looked up again when
- * someone else removed it; the case-insensitive scan, the -x read.
+ * RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV, or one component at a time with
+ * O_NOFOLLOW and the same st_dev), kept open, dropped after a Rename or
+ * Rmdir of it, and looked up again when someone else removed or moved it;
+ * the case-insensitive scan, the -x read.
  */
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -16,13 +17,14 @@
 
 #include "fileio.h"
 
-/* Open directory @rel beneath DIR/clients; -errno on failure. */
+/* Open directory @rel beneath DIR/clients, never through a symlink or
+ * into another mount; -errno on failure. */
 static int open_beneath(const char *rel)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS,
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 	};
 	char comp[256];
 	const char *s = rel, *e;
@@ -47,8 +49,7 @@ static int open_beneath(const char *rel)
 		}
 		memcpy(comp, s, (size_t)(e - s));
 		comp[e - s] = 0;
-		nfd = openat(fd, comp,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		nfd = subdir_open(fd, comp); /* the same st_dev */
 		close(fd);
 		if (nfd < 0)
 			return -errno;
@@ -99,6 +100,33 @@ bool dir_stale(struct be_client *cl, uint32_t d)
 		return false;
 	dir_drop(fc, d);
 	return true;
+}
+
+/* Is the cached fd of directory @d still where it was opened, at
+ * DIR/clients/<its name>?  The kernel's name of the fd (the readlink of
+ * /proc/self/fd/N) follows a rename of it or of any directory above it,
+ * and ends in " (deleted)" once it is removed.  If not, forget it: the
+ * next open looks the name up beneath DIR/clients, and a directory moved
+ * out of the tree is not found there. */
+bool dir_here(struct be_client *cl, uint32_t d)
+{
+	struct fileio_client *fc = cl->priv;
+	size_t plen = fileio_g.clients_plen, nlen;
+	char link[32], now[sizeof(fileio_g.clients_path) + 1100];
+	const char *name = fc->dirs[d];
+	ssize_t n;
+
+	if (plen) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fc->dirfd[d]);
+		n = readlink(link, now, sizeof(now));
+		nlen = strlen(name);
+		if (n == (ssize_t)(plen + 1 + nlen) &&
+		    !memcmp(now, fileio_g.clients_path, plen) &&
+		    now[plen] == '/' && !memcmp(now + plen + 1, name, nlen))
+			return true;
+	}
+	dir_drop(fc, d);
+	return false;
 }
 
 /* After a successful Rename or Rmdir of path @pi: forget the cached
@@ -160,7 +188,7 @@ void xattr_read_at(int dfd, const char *base)
 
 void sync_dir(struct be_client *cl, uint32_t pi)
 {
-	int fd = dir_get(cl, cl->prog->paths[pi].dir);
+	int fd = dir_peek(cl, cl->prog->paths[pi].dir);
 
 	if (fd >= 0)
 		fdatasync(fd);

@@ -33,10 +33,17 @@ struct fileio_opts {
 
 struct fileio_global {
 	/* set once by the parent before fork, then read-only */
-	int base_fd;	 /* -D */
-	int clients_fd;	 /* DIR/clients */
-	bool no_openat2; /* kernel without openat2, or forced */
-	bool full;	 /* --paths full: whole paths from DIR (ops_full.c) */
+	int base_fd;	   /* -D */
+	int clients_fd;	   /* DIR/clients */
+	bool no_openat2;   /* kernel without openat2, or forced */
+	bool full;	   /* --paths full: whole paths from DIR (ops_full.c) */
+	dev_t clients_dev; /* st_dev of DIR/clients: no walk leaves it */
+	bool clients_mnt;  /* DIR/clients is a mount point of its own */
+	/* --paths dirfd: DIR/clients as /proc/self/fd names it (a cached
+	 * directory is used only while its fd's path is this + "/" + its
+	 * name); empty if /proc cannot tell: no directory fd is reused */
+	char clients_path[4096];
+	size_t clients_plen;
 	/* per process, shared by the clients of one process */
 	char *wbuf, *rbuf; /* zeroed write data; read target */
 	size_t buflen;
@@ -72,6 +79,7 @@ struct linux_dirent64 {
 int dir_open(struct be_client *cl, uint32_t d);
 void dir_drop_all(struct fileio_client *fc, uint32_t ndirs);
 bool dir_stale(struct be_client *cl, uint32_t d);
+bool dir_here(struct be_client *cl, uint32_t d);
 void dir_invalidate(struct be_client *cl, uint32_t pi);
 void dents_find_icase(int fd, char *buf, size_t len, const char *name);
 void dents_skip(int fd, char *buf, size_t len, int64_t count);
@@ -80,14 +88,25 @@ void xattr_read_at(int dfd, const char *base);
 void sync_dir(struct be_client *cl, uint32_t pi);
 
 /* tree.c */
+int subdir_open(int dfd, const char *name);
 void tree_clear(int fd, int depth, bool rmdirs);
+
+/* Not a regular file, a directory or a symlink: a fifo, a device, a
+ * socket; never opened or written (ops_handle.c) */
+static inline bool special_file(mode_t mode)
+{
+	return S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
+	       S_ISSOCK(mode);
+}
 
 /* ops_handle.c: what NTCreateX and Sfileinfo share in both modes */
 int xattr_write(struct be_client *cl, const struct lf_op *op, int fd);
 int hard_link(struct be_client *cl, const struct lf_op *op,
 	      const struct stat *st);
+int not_a_file(struct be_client *cl, const struct lf_op *op,
+	       const struct stat *st);
 int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
-		     int fd);
+		     int fd, bool trunc);
 
 /* ops_full.c: the path ops of --paths full, whole paths from DIR */
 #define FULL_OP(name)                                                 \
@@ -135,8 +154,23 @@ void fileio_fini(struct be_run *run, const bool *dirty);
 
 /* The fd of directory @d, opened on first use; -errno if it cannot be.
  * The cached fd is the hot path, inlined into every op; dir_open() the
- * rest. */
+ * rest.  For a call that changes something, a cached fd is used only
+ * while it is still where it was opened (dir_here(): one readlink of
+ * /proc/self/fd/N): a directory moved out of DIR/clients by someone else
+ * is looked up again, and not found.  Lookups and reads (dir_peek: the
+ * stat and scan of every op's resolve, Find's listing, -S's fdatasync)
+ * take the cached fd as it is: they change nothing. */
 static inline int dir_get(struct be_client *cl, uint32_t d)
+{
+	struct fileio_client *fc = cl->priv;
+	int fd = fc->dirfd[d];
+
+	if (fd >= 0 && (!d || dir_here(cl, d)))
+		return fd;
+	return dir_open(cl, d);
+}
+
+static inline int dir_peek(struct be_client *cl, uint32_t d)
 {
 	struct fileio_client *fc = cl->priv;
 	int fd = fc->dirfd[d];
@@ -151,6 +185,7 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
  * @dfd and @base set for path index @pi; evaluates to 0 or -errno.  If it
  * fails with ENOENT, @retry is true and the cached directory turns out to
  * be deleted, the path is looked up again and the call retried once.
+ * AT_RO: the same for a call that changes nothing (dir_peek()).
  *
  * RETRY(op): retry an op's own call only where success was expected, so an
  * expected ENOENT costs no extra system call.  Lookups (resolve, exists)
@@ -158,12 +193,12 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
  */
 #define RETRY(op) ((op)->expect != LF_EXPECT_FAIL)
 
-#define AT(cl, retry, pi, dfd, base, call)                          \
+#define AT_(cl, retry, pi, dfd, base, call, get)                    \
 	({                                                          \
 		const struct lf_path *pa_ = &(cl)->prog->paths[pi]; \
 		int r_;                                             \
 		for (int try_ = 0;; try_++) {                       \
-			dfd = dir_get(cl, pa_->dir);                \
+			dfd = get(cl, pa_->dir);                    \
 			if (dfd < 0) {                              \
 				r_ = dfd;                           \
 				break;                              \
@@ -177,6 +212,10 @@ static inline int dir_get(struct be_client *cl, uint32_t d)
 		}                                                   \
 		r_;                                                 \
 	})
+#define AT(cl, retry, pi, dfd, base, call) \
+	AT_(cl, retry, pi, dfd, base, call, dir_get)
+#define AT_RO(cl, retry, pi, dfd, base, call) \
+	AT_(cl, retry, pi, dfd, base, call, dir_peek)
 
 /* dbench's resolve: stat the name; on a miss scan the directory for it
  * ignoring case (unless --no-resolve).  Returns 0 or -errno. */
@@ -185,8 +224,8 @@ static inline int resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 	const char *base;
 	int dfd, rc;
 
-	rc = AT(cl, false, pi, dfd, base,
-		fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
+	rc = AT_RO(cl, false, pi, dfd, base,
+		   fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW));
 	if (!rc) {
 		if (REQ(cl, BE_CAN_XATTR))
 			xattr_read_at(dfd, base);

@@ -52,12 +52,12 @@ static inline const char *fparent(struct be_client *cl, uint32_t pi)
 /* dbench's open(@path, @flags, 0600), beneath DIR and never through a
  * symlink (on kernels without openat2: O_NOFOLLOW on the last component,
  * and the start-up check of setup.c for the others).  -1 and errno. */
-static int full_open(const char *path, int flags)
+static int full_open_how(const char *path, int flags, uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = (uint64_t)(unsigned int)flags,
 		.mode = flags & O_CREAT ? 0600 : 0, /* openat2 wants 0 else */
-		.resolve = FULL_RESOLVE,
+		.resolve = resolve,
 	};
 
 	if (fileio_g.no_openat2)
@@ -65,17 +65,29 @@ static int full_open(const char *path, int flags)
 	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 }
 
-/* The calls of dbench's opendir() (open, fstat); the fd or -1, and in
- * *@bufsz the size of readdir()'s getdents64 buffer. */
-static int full_opendir(const char *path, size_t *bufsz)
+static int full_open(const char *path, int flags)
 {
+	return full_open_how(path, flags, FULL_RESOLVE);
+}
+
+/* The calls of dbench's opendir() (open, fstat); the fd or -1, and in
+ * *@bufsz the size of readdir()'s getdents64 buffer.  With @stay (Deltree)
+ * not a mount point: the open refuses to cross one (RESOLVE_NO_XDEV, the
+ * same call; not when DIR/clients is a mount of its own, the walk from DIR
+ * crosses that one), and the fstat refuses another device. */
+static int full_opendir(const char *path, size_t *bufsz, bool stay)
+{
+	uint64_t resolve = FULL_RESOLVE;
 	struct stat st;
 	int fd;
 
-	fd = full_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_DIRECTORY);
+	if (stay && !fileio_g.clients_mnt)
+		resolve |= RESOLVE_NO_XDEV;
+	fd = full_open_how(
+		path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_DIRECTORY, resolve);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, &st) || (stay && st.st_dev != fileio_g.clients_dev)) {
 		close(fd);
 		return -1;
 	}
@@ -126,7 +138,7 @@ static int full_resolve(struct be_client *cl, uint32_t pi, struct stat *st)
 	rc = -errno;
 	if (REQ(cl, BE_CAN_NO_RESOLVE))
 		return rc;
-	fd = full_opendir(fc->fparent[pi], &len);
+	fd = full_opendir(fc->fparent[pi], &len, false);
 	if (fd >= 0) {
 		buf = level_buf(0, len);
 		if (buf)
@@ -160,13 +172,19 @@ int full_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	int64_t opts = op->arg[0], disp = op->arg[1];
 	int flags = O_RDWR, fd;
 	struct stat st;
+	bool trunc;
 
 	/* no loadfile op makes hard links: one planted in the client tree
-	 * may share its data with a file outside DIR/clients, which an
-	 * O_TRUNC or a write would change; checked again after the open */
-	if (!full_resolve(cl, pi, &st) && S_ISREG(st.st_mode) &&
-	    st.st_nlink > 1)
-		return hard_link(cl, op, &st);
+	 * may share its data with a file outside DIR/clients, which a
+	 * truncation or a write would change; nor device nodes, fifos,
+	 * sockets.  Checked again on the fd after the open, before any
+	 * write or truncation (ntcreatex_opened) */
+	if (!full_resolve(cl, pi, &st)) {
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+			return hard_link(cl, op, &st);
+		if (special_file(st.st_mode))
+			return not_a_file(cl, op, &st);
+	}
 	if (REQ(cl, BE_CAN_SYNC_OPEN))
 		flags |= O_SYNC;
 	if (disp == 2) {
@@ -175,19 +193,23 @@ int full_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		else
 			flags |= O_CREAT;
 	}
+	/* dbench's O_TRUNC is an ftruncate() once the fd is checked */
+	trunc = (disp == 4 || disp == 5) && !(opts & 1);
 	if (disp == 4 || disp == 5)
-		flags |= O_CREAT | O_TRUNC;
+		flags |= O_CREAT;
 	if (opts & 1) {
 		if (!REQ(cl, BE_CAN_STAT_CHECK) || !exists(cl, pi, &st))
 			mkdir(path, 0700);
 		flags = O_RDONLY | O_DIRECTORY;
 	}
 	fd = full_open(path, flags);
-	if (fd < 0 && errno == EISDIR)
+	if (fd < 0 && errno == EISDIR) {
 		fd = full_open(path, O_RDONLY | O_DIRECTORY);
+		trunc = false;
+	}
 	if (fd < 0)
 		return -errno; /* the engine remembers why, for the handle */
-	return ntcreatex_opened(cl, op, h, fd);
+	return ntcreatex_opened(cl, op, h, fd, trunc);
 }
 
 int full_rename(struct be_client *cl, const struct lf_op *op, be_handle *h)
@@ -305,7 +327,7 @@ int full_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	full_resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
-	fd = full_opendir(fparent(cl, op->path[0]), &len);
+	fd = full_opendir(fparent(cl, op->path[0]), &len, false);
 	if (fd < 0)
 		return 0;
 	buf = level_buf(0, len);
@@ -317,7 +339,8 @@ int full_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 
 /* dbench's nb_deltree(): for each entry of @path (length @plen in a
  * buffer of PATH_BUF bytes) but . and .., stat it: a directory is emptied
- * the same way (and kept), anything else unlinked.  Each level reads with
+ * the same way (and kept), anything else unlinked.  A mount point is not
+ * entered (full_opendir's @stay).  Each level reads with
  * its own buffer, as each opendir() of dbench does. */
 #define PATH_BUF 4096
 static void deltree(char *path, size_t plen, int depth)
@@ -330,7 +353,7 @@ static void deltree(char *path, size_t plen, int depth)
 
 	if (depth > MAX_DEPTH)
 		return;
-	fd = full_opendir(path, &len);
+	fd = full_opendir(path, &len, true);
 	if (fd < 0)
 		return;
 	buf = level_buf(depth + 1, len);

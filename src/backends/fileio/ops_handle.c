@@ -56,6 +56,25 @@ int hard_link(struct be_client *cl, const struct lf_op *op,
 	return BE_REPORTED;
 }
 
+/* Anything but a regular file or a directory (a fifo, a device node, a
+ * socket planted in the tree): refused, before any write. */
+int not_a_file(struct be_client *cl, const struct lf_op *op,
+	       const struct stat *st)
+{
+	char path[1200];
+	const char *what = S_ISFIFO(st->st_mode)   ? "fifo"
+			   : S_ISCHR(st->st_mode)  ? "character device"
+			   : S_ISBLK(st->st_mode)  ? "block device"
+			   : S_ISSOCK(st->st_mode) ? "socket"
+						   : "special file";
+
+	be_fail(cl, op,
+		"NTCreateX %s: refusing a %s (only regular files and "
+		"directories are opened)",
+		be_path(cl, op->path[0], path, sizeof(path)), what);
+	return BE_REPORTED;
+}
+
 int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 {
 	uint32_t pi = op->path[0];
@@ -71,16 +90,20 @@ int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	/* as dbench: look the name up first (a miss scans the directory) */
 	found = !resolve(cl, pi, &st);
 	/* no loadfile op makes hard links: one planted in the client tree
-	 * may share its data with a file outside DIR/clients, which an
-	 * O_TRUNC or a write would change; checked again after the open */
+	 * may share its data with a file outside DIR/clients, which a
+	 * truncation or a write would change; nor device nodes, fifos,
+	 * sockets.  Checked again on the fd after the open, before any
+	 * write or truncation (ntcreatex_opened) */
 	if (found && S_ISREG(st.st_mode) && st.st_nlink > 1)
 		return hard_link(cl, op, &st);
+	if (found && special_file(st.st_mode))
+		return not_a_file(cl, op, &st);
 	if (REQ(cl, BE_CAN_SYNC_OPEN))
 		flags |= O_SYNC;
 	if (disp == 2 && !(REQ(cl, BE_CAN_STAT_CHECK) && found))
 		flags |= O_CREAT;
-	if (disp == 4 || disp == 5)
-		flags |= O_CREAT | O_TRUNC;
+	if (disp == 4 || disp == 5) /* O_TRUNC, but after the checks */
+		flags |= O_CREAT;
 	if (is_dir) {
 		if (!REQ(cl, BE_CAN_STAT_CHECK) || !found)
 			AT(cl, RETRY(op), pi, dfd, base,
@@ -96,19 +119,26 @@ int fileio_ntcreatex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 					    O_CLOEXEC));
 	if (rc)
 		return rc; /* the engine remembers why, for the handle */
-	return ntcreatex_opened(cl, op, h, fd);
+	return ntcreatex_opened(cl, op, h, fd,
+				!is_dir && (disp == 4 || disp == 5));
 }
 
-/* NTCreateX, both modes: @fd was opened for @op; keep it in @h, or close
- * it and say why not. */
+/*
+ * NTCreateX, both modes: @fd was opened for @op; keep it in @h, or close
+ * it and say why not.  With @trunc (dispositions 4 and 5) the file is
+ * truncated here, not by O_TRUNC: only once the fd is known to be a
+ * regular file with one link, so that a hard link renamed into place
+ * between the lookup and the open (to a file outside DIR/clients) is
+ * refused, not emptied.
+ */
 int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
-		     int fd)
+		     int fd, bool trunc)
 {
 	struct stat st;
 	int rc;
 
 	h->aux = op->path[0]; /* Sfileinfo's path in --paths full */
-	if (op->expect == LF_EXPECT_FAIL) {
+	if (op->expect == LF_EXPECT_FAIL && !trunc) {
 		h->fd = fd; /* the engine closes it and reports "succeeded -
 			     * expected" */
 		return 0;
@@ -122,6 +152,19 @@ int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
 		close(fd);
 		return hard_link(cl, op, &st);
+	}
+	if (special_file(st.st_mode)) {
+		close(fd);
+		return not_a_file(cl, op, &st);
+	}
+	if (trunc && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	if (op->expect == LF_EXPECT_FAIL) {
+		h->fd = fd;
+		return 0;
 	}
 	if (!S_ISDIR(st.st_mode) && REQ(cl, BE_CAN_XATTR) &&
 	    (rc = xattr_write(cl, op, fd))) {

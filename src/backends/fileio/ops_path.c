@@ -71,10 +71,9 @@ int fileio_deltree(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		return full_deltree(cl, op, h);
 	(void)h;
 	rc = AT(cl, RETRY(op), op->path[0], dfd, base,
-		fd = openat(dfd, base,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+		fd = subdir_open(dfd, base));
 	if (rc)
-		return 0; /* nothing to delete */
+		return 0; /* nothing to delete (or a mount point: kept) */
 	tree_clear(fd, 0, false);
 	close(fd);
 	return 0;
@@ -151,7 +150,7 @@ int fileio_find(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	resolve(cl, op->path[0], &st);
 	if (!(op->flags & LF_F_WILDCARD))
 		return 0;
-	fd = dir_get(cl, cl->prog->paths[op->path[0]].dir);
+	fd = dir_peek(cl, cl->prog->paths[op->path[0]].dir);
 	if (fd < 0)
 		return fd;
 	if (lseek(fd, 0, SEEK_SET) < 0)

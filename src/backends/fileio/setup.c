@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -38,10 +40,23 @@ static bool others_may_write(const char *path, const struct stat *st,
 	return false;
 }
 
-/* Check directory @fd (@path, in a buffer of PATH_MAX) and below. */
-static int check_level(int fd, char *path, size_t plen, int depth, char *err,
-		       size_t errlen)
+/* Is @name in @dfd (its statx @stx) a mount point: the root of a mount
+ * (STATX_ATTR_MOUNT_ROOT, Linux 5.8), or on another device? */
+static bool mount_point(const struct statx *stx)
 {
+	if (stx->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+		return stx->stx_attributes & STATX_ATTR_MOUNT_ROOT;
+	return makedev(stx->stx_dev_major, stx->stx_dev_minor) !=
+	       fileio_g.clients_dev;
+}
+
+/* Check directory @fd (@path, in a buffer of PATH_MAX) and below: no
+ * mount point in it (-2, both modes), and with @full nothing another user
+ * could change and no symlink (-1).  The reason in @err. */
+static int check_level(int fd, char *path, size_t plen, int depth, bool full,
+		       char *err, size_t errlen)
+{
+	struct statx stx;
 	struct stat st;
 	char buf[4096];
 	long n;
@@ -49,9 +64,11 @@ static int check_level(int fd, char *path, size_t plen, int depth, char *err,
 
 	if (fstat(fd, &st))
 		return 0;
-	if (others_may_write(path, &st, false, err, errlen))
+	if (full && others_may_write(path, &st, false, err, errlen))
 		return -1;
 	if (depth > MAX_DEPTH) {
+		if (!full) /* as deep as the clean-up goes */
+			return 0;
 		snprintf(err, errlen, "%s: more than %d levels deep", path,
 			 MAX_DEPTH);
 		return -1;
@@ -65,24 +82,39 @@ static int check_level(int fd, char *path, size_t plen, int depth, char *err,
 			off += d->d_reclen;
 			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 				continue;
-			if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			if (statx(fd, d->d_name, AT_SYMLINK_NOFOLLOW,
+				  STATX_TYPE | STATX_MODE, &stx))
 				continue; /* gone meanwhile */
 			if (plen + 1 + nlen >= PATH_MAX) {
+				if (!full) /* --paths dirfd: only mounts */
+					continue;
 				snprintf(err, errlen,
 					 "%.200s...: path too long", path);
 				return -1;
 			}
 			path[plen] = '/';
 			memcpy(path + plen + 1, d->d_name, nlen + 1);
-			if (S_ISLNK(st.st_mode)) {
+			if (mount_point(&stx)) {
+				snprintf(err, errlen,
+					 "%s is a mount point: dbench-ng never "
+					 "works across a mount inside "
+					 "DIR/clients (it would write and "
+					 "delete in what is mounted there); "
+					 "unmount it",
+					 path);
+				return -2;
+			}
+			if (full && S_ISLNK(stx.stx_mode)) {
 				snprintf(err, errlen, "%s is a symbolic link",
 					 path);
 				return -1;
 			}
-			if (S_ISDIR(st.st_mode)) {
-				sub = openat(fd, d->d_name,
-					     O_RDONLY | O_DIRECTORY |
-						     O_NOFOLLOW | O_CLOEXEC);
+			if (S_ISDIR(stx.stx_mode)) {
+				sub = subdir_open(fd, d->d_name);
+				if (sub < 0 && !full) {
+					path[plen] = 0;
+					continue;
+				}
 				if (sub < 0) {
 					snprintf(err, errlen,
 						 "%s cannot be read to check "
@@ -91,7 +123,7 @@ static int check_level(int fd, char *path, size_t plen, int depth, char *err,
 					return -1;
 				}
 				rc = check_level(sub, path, plen + 1 + nlen,
-						 depth + 1, err, errlen);
+						 depth + 1, full, err, errlen);
 				close(sub);
 			}
 			path[plen] = 0;
@@ -130,16 +162,50 @@ static int check_base(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* Both modes: no mount point under DIR/clients (a clean-up or a Deltree
+ * does not enter one, but the ops would write there); --paths full: what
+ * check_base() says of DIR, for the tree. */
 static int check_tree(const char *dir, char *err, size_t errlen)
 {
 	char path[PATH_MAX], why[PATH_MAX + 200];
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/clients", dir);
-	rc = check_level(fileio_g.clients_fd, path, strlen(path), 0, why,
-			 sizeof(why));
+	rc = check_level(fileio_g.clients_fd, path, strlen(path), 0,
+			 fileio_g.full, why, sizeof(why));
 	lseek(fileio_g.clients_fd, 0, SEEK_SET);
+	if (rc == -2) {
+		snprintf(err, errlen, "%s", why);
+		return BE_EINPUT;
+	}
 	return rc ? refuse_full(why, err, errlen) : 0;
+}
+
+/* What the walks compare with: DIR/clients' device, whether it is a mount
+ * of its own (ops_full.c's Deltree cannot then refuse every mount with
+ * RESOLVE_NO_XDEV from DIR), and its name for dir_here() (dirs.c). */
+static void clients_id(void)
+{
+	struct statx stx;
+	struct stat st;
+	char link[32];
+	ssize_t n;
+
+	if (!fstat(fileio_g.clients_fd, &st))
+		fileio_g.clients_dev = st.st_dev;
+	fileio_g.clients_mnt = !statx(fileio_g.clients_fd, "", AT_EMPTY_PATH,
+				      STATX_TYPE, &stx) &&
+			       mount_point(&stx);
+	if (!fstat(fileio_g.base_fd, &st) && st.st_dev != fileio_g.clients_dev)
+		fileio_g.clients_mnt = true;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fileio_g.clients_fd);
+	n = readlink(link, fileio_g.clients_path,
+		     sizeof(fileio_g.clients_path) - 1);
+	if (n <= 0 || fileio_g.clients_path[0] != '/' ||
+	    (size_t)n >= sizeof(fileio_g.clients_path) - 1)
+		n = 0; /* no /proc: dir_here() says no, every time */
+	fileio_g.clients_path[n] = 0;
+	fileio_g.clients_plen = (size_t)n;
 }
 
 int fileio_init(struct be_run *run, char *err, size_t errlen)
@@ -201,9 +267,8 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 		else if (errno == ENOSYS)
 			fileio_g.no_openat2 = true;
 	}
-	if (fileio_g.full)
-		return check_tree(dir, err, errlen);
-	return 0;
+	clients_id();
+	return check_tree(dir, err, errlen);
 }
 
 /* --paths full: the whole path of every path and directory of the
@@ -335,8 +400,7 @@ static void fileio_remove_tree(int id)
 	int fd;
 
 	snprintf(name, sizeof(name), "client%d", id);
-	fd = openat(fileio_g.clients_fd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = subdir_open(fileio_g.clients_fd, name); /* not a mount */
 	if (fd >= 0) {
 		tree_clear(fd, 0, true);
 		close(fd);

@@ -1,17 +1,48 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tree.c - delete what lies below a directory fd (Deltree, and the
- * clean-up of a client's tree), never following a symlink.
+ * clean-up of a client's tree), never following a symlink, never entering
+ * another mount.
  */
 #include <dirent.h>
+#include <linux/openat2.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fileio.h"
 
+/* Open the directory @name in @dfd: not a symlink, and not a mount point
+ * (openat2 RESOLVE_NO_XDEV: also a bind mount of the same filesystem; on
+ * kernels without openat2, a directory whose st_dev is not DIR/clients').
+ * The fd, or -1 and errno (EXDEV for a mount). */
+int subdir_open(int dfd, const char *name)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
+	};
+	struct stat st;
+	int fd;
+
+	if (!fileio_g.no_openat2)
+		return (int)syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+	fd = openat(dfd, name, (int)how.flags);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_dev != fileio_g.clients_dev) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
 /* Delete the files below directory @fd, and with @rmdirs the directories
- * too.  Never follows a symlink: a link is removed, not its target. */
+ * too.  Never follows a symlink (a link is removed, not its target), never
+ * enters a mount point (what is mounted there stays, and the directory
+ * with it: rmdir fails with EBUSY). */
 void tree_clear(int fd, int depth, bool rmdirs)
 {
 	char buf[4096];
@@ -47,9 +78,7 @@ void tree_clear(int fd, int depth, bool rmdirs)
 					removed += !unlinkat(fd, name, 0);
 					continue;
 				}
-				sub = openat(fd, name,
-					     O_RDONLY | O_DIRECTORY |
-						     O_NOFOLLOW | O_CLOEXEC);
+				sub = subdir_open(fd, name);
 				if (sub >= 0) {
 					tree_clear(sub, depth + 1, rmdirs);
 					close(sub);
