@@ -17,6 +17,9 @@
 /* a wait is cut into slices of this, so that a stop is seen in time */
 #define PACE_SLICE_NS (50 * NSEC_PER_MSEC)
 
+/* the longest wait or lag pace_rate_delay() returns, in s (2^62 ns) */
+#define PACE_MAX_DELAY_S 4.611686018427387904e9
+
 /* -R: the bytes moved since the pass start at the last paced line, and
  * when that line started (0: the pass has just begun) */
 struct pace_rate {
@@ -38,6 +41,12 @@ static inline int64_t pace_rate_delay(const struct pace_rate *p,
 	if (!p->ns || !bytes)
 		return 0;
 	delay = (double)(bytes - p->bytes) / rate - (double)(now - p->ns) / 1e9;
+	/* a tiny rate (-R 1e-13) asks for more ns than int64_t holds: cap
+	 * it at about 146 years, still a wait the time limit cuts short */
+	if (!(delay < PACE_MAX_DELAY_S))
+		delay = PACE_MAX_DELAY_S;
+	if (delay < -PACE_MAX_DELAY_S)
+		delay = -PACE_MAX_DELAY_S;
 	return (int64_t)(delay * 1e9);
 }
 

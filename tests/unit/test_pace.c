@@ -46,6 +46,25 @@ static void test_rate(void **state)
 					 rate), 0);
 }
 
+/* -R 1e-13 (and 1e-320, a denormal): 1e-7 bytes/s asks for a wait of
+ * 6.5e11 s for 64 KiB, more ns than int64_t holds; the cast used to wrap
+ * it negative (never paced, max_latency 9223372036854.775 ms) */
+static void test_tiny_rate(void **state)
+{
+	struct pace_rate p = {0};
+	const double rates[] = {1e-7, 1e-320 * 1e6, 1e-300};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		pace_rate_mark(&p, 0, T0);
+		assert_true(pace_rate_delay(&p, 65536, T0 + MS, rates[i]) ==
+			    (int64_t)(PACE_MAX_DELAY_S * 1e9));
+	}
+	/* and a client that fell that far behind: a lag, not a wrap */
+	pace_rate_mark(&p, 1, 1);
+	assert_true(pace_rate_delay(&p, 2, UINT64_MAX / 2, 1e300) < 0);
+}
+
 static void test_timestamp(void **state)
 {
 	(void)state;
@@ -80,6 +99,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_tiny_rate),
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_slices),
 	};
