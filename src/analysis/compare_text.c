@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "sigtest.h"
+#include "str_clean.h"
 
 static const char *verdict_word(const struct cmp_row *w)
 {
@@ -80,8 +81,12 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			why);
 		break;
 	}
-	for (int i = 0; i < r->nnotes; i++)
-		fprintf(f, "note: %s\n", r->notes[i]);
+	for (int i = 0; i < r->nnotes; i++) {
+		/* a note may quote a string of a result file */
+		fputs("note: ", f);
+		str_text(f, r->notes[i]);
+		fputc('\n', f);
+	}
 	fprintf(f, "\n");
 }
 

@@ -63,6 +63,24 @@ done
 grep -q 'state \\x1B, wchan' "$TMP/hostile.txt" || fail "the state is not escaped"
 ! grep -q "execute\|Operation" <(sed -n '/Unexpected/,/^ Operation/p' "$TMP/hostile.txt" | sed '$d') ||
 	fail "a parser word in our sections"
+# compare quotes a result's backend name in its notes
+python3 - "$TMP/hb.json" "$TMP/hostile-be.json" <<'PY' || fail "cannot craft the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["backend"] = "null\x1b[2J\x07\u009b\rX"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DBNG" compare "$TMP/hostile-be.json" -- "$TMP/hb.json" >"$TMP/hostile-cmp.txt" 2>&1 ||
+	fail "compare of the hostile JSON failed: $(cat "$TMP/hostile-cmp.txt")"
+grep -q 'null\\x1B\[2J\\x07\\xC2\\x9B\\x0DX' "$TMP/hostile-cmp.txt" ||
+	fail "compare does not show the backend escaped: $(cat -A "$TMP/hostile-cmp.txt")"
+python3 - "$TMP/hostile-cmp.txt" <<'PY' || fail "control bytes reach compare's output"
+import sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")
+if [c for c in b if (c < 0x20 and c != 10) or c == 0x7f] or [ch for ch in t if 0x80 <= ord(ch) < 0xa0]:
+    sys.exit(1)
+PY
 python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(b.replace(b"\"note\": \"A", b"\"note\": \"\xff\xc0\xafA", 1))' \
 	"$TMP/hostile.json" "$TMP/bad-utf8.json"
 grep -q "$(printf '\xff')" "$TMP/bad-utf8.json" || fail "no invalid UTF-8 in the crafted file"

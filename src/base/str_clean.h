@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * str_clean.h - what of a string from a result file may reach a terminal
- * or a page as it is: one definition for the text report and the HTML
- * escaper.
+ * or a page as it is: one definition for the text report, the HTML
+ * escaper and compare's text output.
  */
 #ifndef DBNG_STR_CLEAN_H
 #define DBNG_STR_CLEAN_H
