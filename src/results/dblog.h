@@ -38,7 +38,9 @@ bool dblog_detect(const char *text, size_t len);
  * "NTCreateX:") and a last line "Partial figures of a failed run: X
  * MB/sec ...": its figures are read, and with the "Interrupted by
  * signal" marker the status is RESULT_INTERRUPTED.  A "Figures of run N
- * of M: ..." line (one run of --runs) reads the same way.
+ * of M: ..." line (one run of a --runs log, cut out of it: a whole one
+ * holds several runs, refused) reads the same way, as a result
+ * (RESULT_OK) unless a marker says otherwise.
  */
 int dblog_parse(const char *name, const char *text, size_t len,
 		struct result *r, char *err, size_t errlen);

@@ -46,6 +46,20 @@ grep -q '^nclients=2$' "$TMP/ngfail.probe" || fail "ngfail: the per-client table
 grep -q '^client\.1\.NTCreateX\.count=' "$TMP/ngfail.probe" ||
 	fail "ngfail: no per-client rows: $(grep '^client' "$TMP/ngfail.probe")"
 
+# a --runs log holds several runs (refused: split it); one run cut out of
+# it, ending with "Figures of run 1 of 2: ...", reads as a result
+note "a run cut out of a --runs log"
+expect_rc 0 "$DBNG" --runs 2 -t 1 --warmup 0 -D "$TMP/ng" 1 >"$TMP/runs.log" 2>/dev/null
+"$PROBE" "$TMP/runs.log" >/dev/null 2>"$TMP/runs.err" && fail "a log of 2 runs accepted"
+grep -q "a second dbench run starts here" "$TMP/runs.err" || fail "runs log: $(cat "$TMP/runs.err")"
+awk '/^==> run 2 of 2$/ { exit } { print }' "$TMP/runs.log" >"$TMP/run1.log"
+"$PROBE" "$TMP/run1.log" >"$TMP/run1.probe" || fail "probe failed on run1.log"
+grep -q '^status=ok$' "$TMP/run1.probe" || fail "run 1: $(cat "$TMP/run1.probe")"
+[ "$(sed -n 's/^throughput=//p' "$TMP/run1.probe")" = \
+  "$(sed -n 's/^Figures of run 1 of 2: \([^ ]*\) MB.sec.*/\1/p' "$TMP/run1.log")" ] ||
+	fail "run 1: throughput $(grep throughput "$TMP/run1.probe")"
+echo "ok: run 1 of a --runs log read as a result"
+
 command -v dbench >/dev/null || skip "Debian package dbench is not installed"
 [ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
 

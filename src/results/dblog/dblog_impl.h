@@ -55,6 +55,7 @@ struct dblog_ctx {
 	bool banner, running, tput, table, machine, interrupted;
 	bool run_failed; /* dbench-ng's "Run failed ..." marker */
 	bool partial;	 /* dbench-ng's "Partial figures of ..." line */
+	bool run_figs;	 /* or its "Figures of run N of M: ..." (--runs) */
 	int target;	    /* DBLOG_DISCARD, DBLOG_TOTAL or a client */
 	int client_pending; /* client whose table comes next, or -1 */
 	bool seen[OP_NR];   /* rows of the current table */

@@ -149,6 +149,7 @@ int dblog_partial(struct dblog_ctx *c, char *line)
 	c->r->cfg.sync_open = so;
 	c->r->cfg.sync_dirs = sd;
 	c->partial = true;
+	c->run_figs = dblog_starts(line, strlen(line), TXT_RUN_FIGURES);
 	return 0;
 }
 
