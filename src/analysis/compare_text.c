@@ -12,6 +12,7 @@
 
 #include "result.h"
 #include "sigtest.h"
+#include "str_clean.h"
 
 static const char *verdict_word(const struct cmp_row *w)
 {
@@ -89,8 +90,12 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			r->other_max[0], r->other_max[1], DISTURB_OTHER_CPUS,
 			DISTURB_STEAL_PCT, r->disturbed[0], r->na,
 			r->disturbed[1], r->nb);
-	for (int i = 0; i < r->nnotes; i++)
-		fprintf(f, "note: %s\n", r->notes[i]);
+	for (int i = 0; i < r->nnotes; i++) {
+		/* a note may quote a string of a result file */
+		fputs("note: ", f);
+		str_text(f, r->notes[i]);
+		fputc('\n', f);
+	}
 	fprintf(f, "\n");
 }
 

@@ -347,7 +347,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
 			&rc->be_run, res, &measured);
 	if (measured) {
-		report_text(rc->out, res, NULL);
+		/* with --runs only report_spread() prints dbench's table */
+		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,
+				cfg->runs);
 		fflush(rc->out);
 	}
 	/* a failed or interrupted run still leaves what it measured */
@@ -396,7 +398,8 @@ int run_main(int argc, char **argv)
 		else
 			result_free(res);
 	}
-	if (nruns > 1) {
+	/* the one result of --runs, when every run gave one */
+	if (nruns > 1 && nruns == rc.cfg.runs && !st) {
 		report_spread(rc.out, runs, nruns);
 		fflush(rc.out);
 	}

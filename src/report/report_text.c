@@ -2,10 +2,16 @@
 /*
  * report_text.c - render a result as text.
  *
- * Parsers of dbench output (mmtests, LKP, Phoronix, fsperf) look for the
- * line containing "Operation", the rows after it, and the last line
- * "Throughput ...".  So every section of ours is printed before the
- * classic table, and none contains the words "Operation" or "execute".
+ * Parsers of dbench output (mmtests, LKP, Phoronix, fsperf, autotest)
+ * look for the line containing "Operation", the rows after it, lines with
+ * "execute", a dashed rule, and lines starting with or containing
+ * "Throughput".  So every section of ours is printed before the classic
+ * table, none contains those words or a dashed rule, and none has a row
+ * whose first word is an op's label (mmtests' older parser takes any such
+ * line, anywhere, for a table row): ours are "NTCreateX:".  Only a
+ * result prints the classic table and the Throughput line: a failed or
+ * interrupted run, and each run of --runs, print their figures in our own
+ * form, which no parser takes for a result (docs/compat.md).
  */
 #include "report_text.h"
 
@@ -16,6 +22,7 @@
 
 #include "num.h"
 #include "percentiles.h"
+#include "str_clean.h"
 #include "result.h"
 #include "text_format.h"
 
@@ -87,6 +94,13 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/* An op's label in our sections: "NTCreateX:", never a table row's. */
+static const char *our_label(int op, char buf[16])
+{
+	snprintf(buf, 16, "%s:", op_info[op].label);
+	return buf;
+}
+
 static void percentile_table(FILE *f, const struct result *r,
 			     const struct report_pcts *pc)
 {
@@ -100,14 +114,14 @@ static void percentile_table(FILE *f, const struct result *r,
 	}
 	fprintf(f, "       Max\n ");
 	for (int i = 0; i < width; i++)
-		fputc('-', f);
+		fputc('=', f);
 	fputc('\n', f);
 	for (int i = 0; i < OP_NR; i++) {
 		const struct hist *h = &r->op[i].h;
 
 		if (!h->count || !op_is_timed(i))
 			continue;
-		fprintf(f, " %-12s %10" PRIu64 " %9.3f", op_info[i].label,
+		fprintf(f, " %-12s %10" PRIu64 " %9.3f", our_label(i, label),
 			h->count, hist_mean(h) / 1e6);
 		for (int k = 0; k < pc->n; k++)
 			fprintf(f, " %9.3f", ms(hist_value_at(h, pc->p[k])));
@@ -116,32 +130,30 @@ static void percentile_table(FILE *f, const struct result *r,
 	fprintf(f, "\n");
 }
 
+/* A string of the result (a path, a stack, a message: from a JSON file,
+ * anything): no control character, no invalid UTF-8, no parser word. */
+static void safe(FILE *f, const char *text)
+{
+	str_text(f, text);
+}
+
 static void warnings(FILE *f, const struct result *r)
 {
+	char label[16];
+
 	fprintf(f, TXT_UNEXPECTED ": %" PRIu64 " (the run went on)\n",
 		r->nwarn);
 	for (int i = 0; i < OP_NR; i++) {
 		if (r->op[i].errors)
-			fprintf(f, " %-12s %10" PRIu64 "\n", op_info[i].label,
-				r->op[i].errors);
+			fprintf(f, " %-12s %10" PRIu64 "\n",
+				our_label(i, label), r->op[i].errors);
 	}
-	for (int i = 0; i < r->nwarn_msgs; i++)
-		fprintf(f, "   %s\n", r->warn_msgs[i]);
+	for (int i = 0; i < r->nwarn_msgs; i++) {
+		fprintf(f, "   ");
+		safe(f, r->warn_msgs[i]);
+		fputc('\n', f);
+	}
 	fprintf(f, "\n");
-}
-
-/* Print @text, keeping away the words dbench parsers look for: mmtests
- * takes any line with "execute" as a throughput sample. */
-static void safe(FILE *f, const char *text)
-{
-	for (const char *t = text; *t; t++) {
-		fputc(*t, f);
-		if (!strncmp(t, "execut", 6) || !strncmp(t, "Operatio", 8)) {
-			fputs(t[0] == 'e' ? "xecut" : "peratio", f);
-			fputc('_', f);
-			t += t[0] == 'e' ? 5 : 7;
-		}
-	}
 }
 
 static void psi_line(FILE *f, const struct result_stall *ev)
@@ -182,12 +194,16 @@ static void stalls(FILE *f, const struct result *r)
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 
-		fprintf(f, "  #%d %s %.3f ms%s, client %d (pid %d), started at "
-			"%.3f s (%s), %s:%u\n", k + 1, op_info[ev->op].label,
-			ev->duration_ms, ev->ended ? "" : " and still stuck",
-			ev->client, ev->pid, ev->start_s,
-			ev->start_time ? ev->start_time : "?",
-			ev->file ? ev->file : "?", ev->line);
+		fprintf(f,
+			"  #%d %s %.3f ms%s, client %d (pid %d), started at "
+			"%.3f s (",
+			k + 1, op_info[ev->op].label, ev->duration_ms,
+			ev->ended ? "" : " and still stuck", ev->client,
+			ev->pid, ev->start_s);
+		safe(f, ev->start_time ? ev->start_time : "?");
+		fputs("), ", f);
+		safe(f, ev->file ? ev->file : "?");
+		fprintf(f, ":%u\n", ev->line);
 		if (ev->path) {
 			fprintf(f, "     ");
 			safe(f, ev->path);
@@ -197,8 +213,9 @@ static void stalls(FILE *f, const struct result *r)
 		for (int i = 0; i < ev->nsamples; i++) {
 			const struct result_stall_sample *sm = &ev->samples[i];
 
-			fprintf(f, "     at %.0f ms: state %c, wchan ", sm->t_ms,
-				sm->state);
+			fprintf(f, "     at %.0f ms: state ", sm->t_ms);
+			safe(f, (char[]){sm->state, 0});
+			fputs(", wchan ", f);
 			safe(f, sm->wchan && *sm->wchan ? sm->wchan : "-");
 			if (sm->repeat)
 				fprintf(f, " (same %u more time%s)", sm->repeat,
@@ -231,24 +248,34 @@ static void stalls(FILE *f, const struct result *r)
 	fprintf(f, "\n");
 }
 
-/* One row of the dbench table: count, mean and max in ms. */
-static void row(FILE *f, bool machine, int op, uint64_t count, double mean,
-		double max)
+/* One row of a table: count, mean and max in ms; the dbench table's
+ * (@classic) labelled as dbench does, ours "NTCreateX:". */
+static void row(FILE *f, bool classic, bool machine, int op, uint64_t count,
+		double mean, double max)
 {
-	if (machine)
+	char label[16];
+
+	if (classic && machine)
 		fprintf(f, ":%s:%u:%.03f:%.03f:\n", op_info[op].label,
 			(unsigned int)count, mean, max);
 	else
-		fprintf(f, " %-12s %7u %9.03f %9.03f\n", op_info[op].label,
+		fprintf(f, " %-12s %7u %9.03f %9.03f\n",
+			classic ? op_info[op].label : our_label(op, label),
 			(unsigned int)count, mean, max);
 }
 
-/* The dbench 4.0 table header.  Rows with a zero global count are
- * omitted, also in the per-client tables. */
-static void header(FILE *f)
+/* The dbench 4.0 table header, or ours for figures that are not a
+ * result.  Rows with a zero global count are omitted, also in the
+ * per-client tables. */
+static void header(FILE *f, bool classic)
 {
-	fprintf(f, TXT_TABLE "\n");
-	fprintf(f, " ----------------------------------------\n");
+	if (classic) {
+		fprintf(f, TXT_TABLE "\n");
+		fprintf(f, " ----------------------------------------\n");
+	} else {
+		fprintf(f, TXT_OPS_TABLE "\n");
+		fprintf(f, " ========================================\n");
+	}
 }
 
 static bool shown(const struct result *r, int op)
@@ -266,12 +293,9 @@ static bool ops_done(const struct result *r)
 	return false;
 }
 
-void report_text(FILE *f, const struct result *r,
-		 const struct report_pcts *pcts)
+/* How the run ended, first, before any table. */
+static void status_line(FILE *f, const struct result *r)
 {
-	const struct config *cfg = &r->cfg;
-
-	fprintf(f, "\n");
 	if (r->status == RESULT_INTERRUPTED && r->measured_s > 0)
 		fprintf(f, TXT_INTERRUPTED "%d after %.1f s of "
 			"measurement: partial results\n\n", r->signal,
@@ -289,6 +313,67 @@ void report_text(FILE *f, const struct result *r,
 	else if (r->status == RESULT_FAILED)
 		fprintf(f, TXT_RUN_FAILED "during the warmup: the figures below "
 			"are of the warmup\n\n");
+}
+
+/* The op table (dbench's, or ours) and the per-client ones. */
+static void op_tables(FILE *f, const struct result *r, bool classic)
+{
+	const struct config *cfg = &r->cfg;
+
+	header(f, classic);
+	for (int i = 0; i < OP_NR; i++) {
+		const struct hist *h = &r->op[i].h;
+
+		if (shown(r, i))
+			row(f, classic, cfg->machine, i, h->count,
+			    hist_mean(h) / 1e6, ms(h->max));
+	}
+	fprintf(f, "\n");
+	if (!cfg->per_client || !r->clients)
+		return;
+	fprintf(f, TXT_PER_CLIENT "\n");
+	for (int c = 0; c < r->nclients; c++) {
+		const struct result_client *rc = &r->clients[c];
+
+		fprintf(f, TXT_CLIENT "%u did %u lines and %.0f bytes\n",
+			(unsigned int)c, (unsigned int)rc->lines,
+			(double)rc->bytes);
+		header(f, classic);
+		for (int i = 0; i < OP_NR; i++) {
+			double mean = 0;
+
+			if (rc->count[i])
+				mean = (double)rc->sum_ns[i] /
+				       (double)rc->count[i] / 1e6;
+			if (shown(r, i))
+				row(f, classic, cfg->machine, i, rc->count[i],
+				    mean, ms(rc->max_ns[i]));
+		}
+		fprintf(f, "\n");
+	}
+}
+
+/* The figures of the Throughput line after @what, for what is not a
+ * result: no parser reads a line that does not start with Throughput. */
+static void figures_line(FILE *f, const char *what, const struct result *r)
+{
+	const struct config *cfg = &r->cfg;
+
+	fprintf(f, "%s" TXT_FIGURES "\n", what, r->throughput,
+		cfg->sync_open ? TXT_SYNC_OPEN : "",
+		cfg->sync_dirs ? TXT_SYNC_DIRS : "", cfg->nclients, cfg->nprocs,
+		r->max_latency_ms);
+}
+
+void report_text_run(FILE *f, const struct result *r,
+		     const struct report_pcts *pcts, int run, int nruns)
+{
+	const struct config *cfg = &r->cfg;
+	bool result = r->status == RESULT_OK && !run;
+	char what[64];
+
+	fprintf(f, "\n");
+	status_line(f, r);
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
 	if (r->nwarn && !cfg->machine)
@@ -296,43 +381,31 @@ void report_text(FILE *f, const struct result *r,
 	if (r->stalls.total && !cfg->machine)
 		stalls(f, r);
 
-	header(f);
-	for (int i = 0; i < OP_NR; i++) {
-		const struct hist *h = &r->op[i].h;
-
-		if (shown(r, i))
-			row(f, cfg->machine, i, h->count, hist_mean(h) / 1e6,
-			    ms(h->max));
-	}
-	fprintf(f, "\n");
-	if (cfg->per_client && r->clients) {
-		fprintf(f, TXT_PER_CLIENT "\n");
-		for (int c = 0; c < r->nclients; c++) {
-			const struct result_client *rc = &r->clients[c];
-
-			fprintf(f, TXT_CLIENT "%u did %u lines and %.0f bytes\n",
-				(unsigned int)c, (unsigned int)rc->lines,
-				(double)rc->bytes);
-			header(f);
-			for (int i = 0; i < OP_NR; i++) {
-				double mean = rc->count[i] ?
-					(double)rc->sum_ns[i] /
-					(double)rc->count[i] / 1e6 : 0;
-
-				if (shown(r, i))
-					row(f, cfg->machine, i, rc->count[i],
-					    mean, ms(rc->max_ns[i]));
-			}
-			fprintf(f, "\n");
-		}
-	}
-	if (cfg->machine)
+	op_tables(f, r, result);
+	if (!result) {
+		if (r->status == RESULT_FAILED)
+			snprintf(what, sizeof(what),
+				 TXT_PARTIAL "a failed run: ");
+		else if (r->status == RESULT_INTERRUPTED)
+			snprintf(what, sizeof(what),
+				 TXT_PARTIAL "an interrupted run: ");
+		else
+			snprintf(what, sizeof(what),
+				 TXT_RUN_FIGURES "%d of %d: ", run, nruns);
+		figures_line(f, what, r);
+	} else if (cfg->machine) {
 		fprintf(f, ";%g;%d;%d;%.03f;\n", r->throughput, cfg->nclients,
 			cfg->nprocs, r->max_latency_ms);
-	else {
+	} else {
 		report_tput_line(f, r->throughput, r->max_latency_ms, cfg);
 		fputc('\n', f);
 	}
+}
+
+void report_text(FILE *f, const struct result *r,
+		 const struct report_pcts *pcts)
+{
+	report_text_run(f, r, pcts, 0, 0);
 }
 
 /* ------------------------- --runs: the spread --------------------------- */
@@ -344,20 +417,60 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @v[n], sorted in place. */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* One row: @v[n] sorted in place; median [min .. max] and cv. */
 static double spread_row(FILE *f, const char *label, double *v, int n)
 {
-	double mean = 0, var = 0, med;
+	double mean = 0, var = 0, med = median(v, n);
 
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	for (int i = 0; i < n; i++)
 		mean += v[i] / n;
 	for (int i = 0; i < n; i++)
 		var += (v[i] - mean) * (v[i] - mean) / (n > 1 ? n - 1 : 1);
-	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	fprintf(f, " %-26s %11.3f [%11.3f .. %11.3f]  cv %5.1f%%\n", label,
 		med, v[0], v[n - 1], mean > 0 ? 100 * sqrt(var) / mean : 0.0);
 	return med;
+}
+
+/*
+ * The one dbench table of --runs: per op, the median over the runs of
+ * each column (count, mean, max; a run without the op counts 0), rows
+ * whose median count is 0 left out.
+ */
+static void median_table(FILE *f, struct result *const *rs, int n, double *v)
+{
+	const struct config *cfg = &rs[0]->cfg;
+
+	header(f, true);
+	for (int op = 0; op < OP_NR; op++) {
+		double count, mean, max;
+
+		if (!op_is_timed(op))
+			continue;
+		for (int i = 0; i < n; i++)
+			v[i] = (double)rs[i]->op[op].h.count;
+		count = median(v, n);
+		if (count < 0.5)
+			continue;
+		for (int i = 0; i < n; i++) {
+			const struct hist *h = &rs[i]->op[op].h;
+
+			v[i] = h->count ? hist_mean(h) / 1e6 : 0;
+		}
+		mean = median(v, n);
+		for (int i = 0; i < n; i++)
+			v[i] = ms(rs[i]->op[op].h.max);
+		max = median(v, n);
+		row(f, true, cfg->machine, op, (uint64_t)llround(count), mean,
+		    max);
+	}
+	fprintf(f, "\n");
 }
 
 void report_spread(FILE *f, struct result *const *rs, int n)
@@ -372,7 +485,7 @@ void report_spread(FILE *f, struct result *const *rs, int n)
 		"coefficient of variation\n", n);
 	for (int i = 0; i < n; i++)
 		v[i] = rs[i]->throughput;
-	tput = spread_row(f, "Throughput MB/sec", v, n);
+	tput = spread_row(f, "MB/sec", v, n);
 	for (int i = 0; i < n; i++)
 		v[i] = rs[i]->max_latency_ms;
 	maxlat = spread_row(f, "max_latency ms", v, n);
@@ -396,13 +509,23 @@ void report_spread(FILE *f, struct result *const *rs, int n)
 				v[i] = m[k].p == 0 ? hist_mean(h) / 1e6
 				       : ms(hist_value_at(h, m[k].p));
 			}
-			snprintf(label, sizeof(label), "%s %s ms",
+			snprintf(label, sizeof(label), "%s: %s ms",
 				 op_info[op].label, m[k].name);
 			spread_row(f, label, v, n);
 		}
 	}
+	fprintf(f,
+		"The table and the last line below are not one run's: "
+		"each figure is its\nmedian over the %d runs (per op: the "
+		"count, the mean and the max each).\n\n",
+		n);
+	median_table(f, rs, n, v);
 	free(v);
-	fputc('\n', f);
-	report_tput_line(f, tput, maxlat, cfg);
-	fputc('\n', f);
+	if (cfg->machine)
+		fprintf(f, ";%g;%d;%d;%.03f;\n", tput, cfg->nclients,
+			cfg->nprocs, maxlat);
+	else {
+		report_tput_line(f, tput, maxlat, cfg);
+		fputc('\n', f);
+	}
 }

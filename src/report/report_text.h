@@ -42,15 +42,28 @@ void report_tput_line(FILE *f, double tput, double max_latency_ms,
 /*
  * report_text - print the end-of-run report of @r to @f: everything after
  * the progress lines, starting with a blank line.  The live run and
- * "dbench-ng report" print it through this one function.
+ * "dbench-ng report" print it through this one function.  Only a result
+ * (status ok) gets dbench's table and Throughput line; a failed or
+ * interrupted run gets our table and a "Partial figures of ..." line,
+ * which no dbench log parser takes for a result.
  */
 void report_text(FILE *f, const struct result *r,
 		 const struct report_pcts *pcts);
 
 /*
- * report_spread - after --runs: per metric the median, min and max over
- * the @n runs and the coefficient of variation, then one dbench
- * Throughput line with the medians (so the last line is still one).
+ * report_text_run - the same for run @run of @nruns (--runs): a run that
+ * went well ends with "Figures of run N of M: ..." instead of dbench's
+ * table and Throughput line, which report_spread() prints once, last.
+ * @run 0 is report_text().
+ */
+void report_text_run(FILE *f, const struct result *r,
+		     const struct report_pcts *pcts, int run, int nruns);
+
+/*
+ * report_spread - after --runs, when every run went well: per metric the
+ * median, min and max over the @n runs and the coefficient of variation,
+ * then the one dbench table and Throughput line of the output, each
+ * figure the median over the runs (so the last lines are still dbench's).
  */
 void report_spread(FILE *f, struct result *const *rs, int n);
 

@@ -19,7 +19,8 @@
  * dblog_detect - true if @text (@len bytes, need not be NUL-terminated)
  * looks like dbench or dbench-ng text output: it has a line starting with
  * "Throughput " that contains " MB/sec", the " Operation  Count  AvgLat
- * MaxLat" table header, or a "dbench version " banner.
+ * MaxLat" table header (or dbench-ng's " Per op ..."), or a "dbench
+ * version " banner.
  */
 bool dblog_detect(const char *text, size_t len);
 
@@ -31,7 +32,15 @@ bool dblog_detect(const char *text, size_t len);
  *
  * A log with a table but no Throughput line (a failed or interrupted
  * run) is accepted with r->status = RESULT_FAILED and its last error
- * lines in r->errors[].
+ * lines in r->errors[].  So is dbench-ng's own log of a failed or
+ * interrupted run, which has no dbench table and no Throughput line (no
+ * log parser may take it for a result) but our table (" Per op", rows
+ * "NTCreateX:") and a last line "Partial figures of a failed run: X
+ * MB/sec ...": its figures are read, and with the "Interrupted by
+ * signal" marker the status is RESULT_INTERRUPTED.  A "Figures of run N
+ * of M: ..." line (one run of a --runs log, cut out of it: a whole one
+ * holds several runs, refused) reads the same way, as a result
+ * (RESULT_OK) unless a marker says otherwise.
  */
 int dblog_parse(const char *name, const char *text, size_t len,
 		struct result *r, char *err, size_t errlen);

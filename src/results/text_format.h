@@ -9,14 +9,22 @@
 
 /* dbench's last line (report_text.c: report_tput_line) */
 #define TXT_TPUT      "Throughput "
-#define TXT_TPUT_LINE                                                         \
-	TXT_TPUT "%g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms"
+#define TXT_FIGURES   "%g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms"
+#define TXT_TPUT_LINE TXT_TPUT TXT_FIGURES
 #define TXT_SYNC_OPEN " (sync open)"
 #define TXT_SYNC_DIRS " (sync dirs)"
 
 /* the dbench 4.0 table header (report_text.c); later dbench's is wider */
 #define TXT_TABLE      " Operation      Count    AvgLat    MaxLat"
 #define TXT_TABLE_WIDE " Operation                Count    AvgLat    MaxLat"
+
+/* what is not a result (a failed or interrupted run, each run of
+ * --runs) has our table instead of dbench's, rows "NTCreateX:", and ends
+ * with TXT_PARTIAL "a failed run: " (or "an interrupted run: ") or
+ * TXT_RUN_FIGURES "N of M: ", then TXT_FIGURES */
+#define TXT_OPS_TABLE	" Per op         Count    AvgLat    MaxLat"
+#define TXT_PARTIAL	"Partial figures of "
+#define TXT_RUN_FIGURES "Figures of run "
 
 /* the sections of report_text.c before the table */
 #define TXT_PCT_TABLE   " Latency ms"	       /* the percentile table */

@@ -5,7 +5,152 @@
 # table (header, rule, 41-column rows in dbench's order) and the final
 # Throughput line with its suffixes.  Then replay client.txt once
 # (--run-once) and check every op count equals the loadfile's.
+# First (without dbench 4.0): what the parsers of dbench logs read from
+# our output, with their own commands, for a good run, a failed one, an
+# interrupted one, --runs 3, and --help, --version and a usage error in
+# the same log.
 . "$(dirname "$0")/../lib.sh"
+
+# --- the parsers, as they read a log ------------------------------------
+# mmtests (shellpack dbench-bench, parse-results): stdout and stderr in
+# one log; "completed in" lines out, then every line with "execute" is a
+# throughput sample ($6 s, $3 MB/s) and every line within 99 after one
+# with "Operation", less rules, blanks and Throughput/Operation lines, an
+# op row ("op-"$1, value $3)
+mm_tput() { sed '/completed in/d' "$1" | grep execute | awk '{print $6, $3}'; }
+mm_ops() {
+	sed '/completed in/d' "$1" | grep -A 99 Operation |
+		sed -e '/-----/d' -e '/^$/d' -e '/Throughput/d' -e '/Operation/d' |
+		awk '{print "op-" $1, $3}'
+}
+# mmtests before 2026 (ExtractDbench4{tput,latency,opslatency}.pm): lines
+# with "sec  execute" (fields 5 and 2 after the leading blanks) and with
+# "execute" (field 9 of split(/\s+/)); op rows: after the first line with
+# "Operation" any line whose field 1 of split(/\s+/) (the first word
+# after leading blanks) is an op name -- a flag never reset, so on its
+# second and third pass (avg, max) and in the logs of later client counts
+# every such line of the log counts: here, every line
+MM_OPS="NTCreateX Close Rename Unlink Deltree Mkdir Qpathinfo WriteX ReadX Qfileinfo Qfsinfo Flush Sfileinfo LockX UnlockX Find"
+mm_legacy_tput() {
+	awk '/sec  execute/ { s = $0; sub(/^[ \t]+/, "", s); split(s, e, /[ \t]+/); print e[6], e[3] }
+	     /execute/ { split($0, e, /[ \t]+/); print "latency", e[10] }' "$1"
+}
+mm_legacy_ops() {
+	awk -v ops="$MM_OPS" 'BEGIN { n = split(ops, o, " "); for (i = 1; i <= n; i++) op[o[i]] = 1 }
+	     { split($0, e, /[ \t]+/); if (e[2] in op) print e[2], e[3], e[4], e[5] }' "$1"
+}
+# LKP (programs/dbench/parse): every line matching /^Throughput*/, the
+# figures averaged; stats/dbench (awk): every line matching
+# /Throughput.*MB\/.*/; autotest: re.findall("Throughput (.*?) MB/sec
+# (.*?) procs") over the whole output
+lkp_tput() { grep '^Throughpu' "$1" | awk '{print $2}'; }
+lkp_awk() { grep -c 'Throughput.*MB/' "$1"; }
+autotest() { grep -cE 'Throughput .* MB/sec .* procs' "$1"; }
+# fsperf (PerfTest.py DbenchTest): from the first line containing "----"
+# on, a line of 4 words is a row (its 4th word), one of more words sets
+# the throughput to its 2nd word
+fsperf() {
+	awk '!p { if (/----/) p = 1; next }
+	     NF == 4 { print "row", tolower($1), $4 }
+	     NF > 4 { t = $2 }
+	     END { if (t != "") print "throughput", t }' "$1"
+}
+
+isnum() { awk '{ for (i = 2 - (NF == 1); i <= NF; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?$/) { print; bad = 1 } } END { exit bad }'; }
+
+# the rows of the last classic table of LOG: "label avglat"
+last_table() {
+	awk '/^ Operation      Count    AvgLat    MaxLat$/ { n = 0; t = 1; delete r; next }
+	     t && /^ -+$/ { next } t && /^$/ { t = 0; next }
+	     t { r[++n] = $1 " " $3 } END { for (i = 1; i <= n; i++) print r[i] }' "$1"
+}
+
+# a good result: each parser reads the last table and the last line
+parsed_good() {
+	local log=$1 want tp
+	want=$(tail -1 "$log" | awk '$1 == "Throughput" {print $2}')
+	[ -n "$want" ] || fail "$log: the last line is not a Throughput line: $(tail -1 "$log")"
+	[ "$(grep -c Operation "$log")" = 1 ] ||
+		fail "$log: $(grep -c Operation "$log") lines with 'Operation': $(grep -n Operation "$log")"
+	[ "$(mm_ops "$log" | sed 's/^op-//')" = "$(last_table "$log")" ] ||
+		fail "$log: mmtests reads other op rows: $(mm_ops "$log" | head -30)"
+	mm_tput "$log" | isnum >/dev/null || fail "$log: mmtests: non-numeric throughput samples: $(mm_tput "$log" | isnum)"
+	[ "$(grep execute "$log" | grep -vcE '^ +[0-9]+ +[0-9]+ +[0-9.]+ MB/sec  execute +[0-9]+ sec  latency [0-9.]+ ms$')" = 0 ] ||
+		fail "$log: lines with 'execute' that are not progress lines: $(grep execute "$log" | grep -vE ' MB/sec  execute ')"
+	mm_legacy_tput "$log" | isnum >/dev/null || fail "$log: legacy mmtests: $(mm_legacy_tput "$log" | isnum)"
+	[ "$(mm_legacy_ops "$log" | awk '{print $1, $3}')" = "$(last_table "$log" | grep -v '^Rmdir ')" ] ||
+		fail "$log: legacy mmtests reads other op rows: $(mm_legacy_ops "$log" | head -30)"
+	tp=$(lkp_tput "$log")
+	[ "$tp" = "$want" ] || fail "$log: LKP reads Throughput '$(echo $tp)', the last line says $want"
+	[ "$(lkp_awk "$log")" = 1 ] || fail "$log: LKP's awk reads $(lkp_awk "$log") Throughput lines"
+	[ "$(autotest "$log")" = 1 ] || fail "$log: autotest reads $(autotest "$log") Throughput lines"
+	[ "$(fsperf "$log" | awk '$1 == "throughput" {print $2}')" = "$want" ] ||
+		fail "$log: fsperf reads throughput $(fsperf "$log" | grep throughput)"
+	fsperf "$log" | awk -v ops="$MM_OPS Rmdir" 'BEGIN { n = split(ops, o, " "); for (i = 1; i <= n; i++) op[tolower(o[i])] = 1 }
+		$1 == "row" && !($2 in op) { print; bad = 1 } END { exit bad }' ||
+		fail "$log: fsperf reads rows that are not ops"
+}
+
+# not a result: no parser finds one (only the progress lines, samples as
+# dbench 4.0 prints them before it fails)
+parsed_none() {
+	local log=$1
+	[ "$(mm_ops "$log" | wc -l)" = 0 ] || fail "$log: mmtests reads op rows: $(mm_ops "$log" | head)"
+	mm_tput "$log" | isnum >/dev/null || fail "$log: mmtests: $(mm_tput "$log" | isnum)"
+	[ "$(mm_legacy_ops "$log" | wc -l)" = 0 ] ||
+		fail "$log: legacy mmtests reads op rows: $(mm_legacy_ops "$log" | head)"
+	[ "$(lkp_tput "$log" | wc -l)" = 0 ] || fail "$log: LKP reads a Throughput: $(grep '^Throughpu' "$log")"
+	[ "$(lkp_awk "$log")" = 0 ] || fail "$log: LKP's awk reads a Throughput"
+	[ "$(autotest "$log")" = 0 ] || fail "$log: autotest reads a Throughput"
+	[ -z "$(fsperf "$log")" ] || fail "$log: fsperf reads $(fsperf "$log" | head)"
+}
+
+PD=$TMP/parsers
+mkdir -p "$PD"
+note "parsers: a good run"
+"$DBNG" -t 3 --warmup 1 -D "$PD" 2 >"$TMP/p-good" 2>&1 || fail "run failed: $(tail "$TMP/p-good")"
+parsed_good "$TMP/p-good"
+echo "ok: $(tail -1 "$TMP/p-good")"
+
+note "parsers: --help, --version and a usage error in the same log (LKP logs --help first)"
+{ "$DBNG" --help; "$DBNG" --version; "$DBNG" --timelimit=abc 1; "$DBNG" --runs 0 1; "$DBNG" -t 1 --json - --runs 2 1
+  "$DBNG" report --help; "$DBNG" compare --help; "$DBNG" check --help; cat "$TMP/p-good"; } >"$TMP/p-help" 2>&1 </dev/null
+parsed_good "$TMP/p-help"
+echo "ok"
+
+note "parsers: a failed run"
+printf '%s\n' 'NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK' \
+	'WriteX 1 0 65536 65536 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' \
+	'Sleep 1200000 NT_STATUS_OK' 'Unlink "\clients\client1\nonexist" 0x6 NT_STATUS_OK' \
+	>"$TMP/p-fail.load"
+expect_rc 1 "$DBNG" -t 30 --warmup 0 -c "$TMP/p-fail.load" -D "$PD" 1 >"$TMP/p-fail" 2>&1
+grep -q '^Run failed after ' "$TMP/p-fail" || fail "no marker: $(cat "$TMP/p-fail")"
+parsed_none "$TMP/p-fail"
+tail -1 "$TMP/p-fail" | grep -q '^Partial figures of a failed run: ' || fail "last line: $(tail -1 "$TMP/p-fail")"
+echo "ok: $(tail -1 "$TMP/p-fail")"
+
+note "parsers: an interrupted run (SIGINT)"
+"$DBNG" -t 60 --warmup 1 -D "$PD" 2 >"$TMP/p-int" 2>&1 &
+PPID_RUN=$!
+at_exit "kill $PPID_RUN"
+wait_for "$TMP/p-int" " execute "
+kill -INT $PPID_RUN
+wait $PPID_RUN
+rc=$?
+[ $rc = 130 ] || fail "exit $rc after SIGINT"
+grep -q '^Interrupted by signal 2 after ' "$TMP/p-int" || fail "no marker: $(cat "$TMP/p-int")"
+parsed_none "$TMP/p-int"
+tail -1 "$TMP/p-int" | grep -q '^Partial figures of an interrupted run: ' || fail "last line: $(tail -1 "$TMP/p-int")"
+echo "ok: $(tail -1 "$TMP/p-int")"
+
+note "parsers: --runs 3"
+"$DBNG" --runs 3 -t 2 --warmup 0 -D "$PD" 2 >"$TMP/p-runs" 2>&1 || fail "runs failed: $(tail "$TMP/p-runs")"
+[ "$(grep -c '^==> run [1-3] of 3$' "$TMP/p-runs")" = 3 ] || fail "not 3 runs"
+parsed_good "$TMP/p-runs"
+# the last line is the median of the 3 runs' figures
+[ "$(grep '^Figures of run [1-3] of 3: ' "$TMP/p-runs" | awk '{print $7}' | sort -g | sed -n 2p)" = \
+  "$(tail -1 "$TMP/p-runs" | awk '{print $2}')" ] || fail "the last line is not the median: $(grep -E '^(Figures|Throughput)' "$TMP/p-runs")"
+echo "ok: $(tail -1 "$TMP/p-runs")"
 
 command -v dbench >/dev/null || skip "Debian package dbench is not installed"
 [ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"

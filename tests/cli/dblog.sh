@@ -7,12 +7,61 @@
 # of warmup and execute progress lines, the total line count and bytes.
 . "$(dirname "$0")/../lib.sh"
 
-command -v dbench >/dev/null || skip "Debian package dbench is not installed"
-[ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
-
 # the probe is built by make check, with the results layer only
 PROBE=$ROOT/build/tests/cli/dblogprobe
 [ -x "$PROBE" ] || fail "$PROBE not built (make check builds it)"
+
+# dbench-ng's own logs of what is not a result: a failed run and an
+# interrupted one print our table ("NTCreateX:" rows) and a "Partial
+# figures of ..." line, no dbench table and no Throughput line; read
+# back failed (or interrupted) with those figures, per client too
+note "dbench-ng logs of a failed and an interrupted run"
+mkdir -p "$TMP/ng"
+printf '%s\n' 'NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK' \
+	'WriteX 1 0 65536 65536 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' \
+	'Unlink "\clients\client1\nonexist" 0x6 NT_STATUS_OK' >"$TMP/fail.load"
+expect_rc 1 "$DBNG" -t 10 --warmup 0 --per-client-results -c "$TMP/fail.load" \
+	-D "$TMP/ng" 2 >"$TMP/ngfail.log" 2>/dev/null
+"$DBNG" -t 60 --warmup 0 -D "$TMP/ng" 1 >"$TMP/ngint.log" 2>/dev/null &
+pid=$!
+at_exit "kill $pid"
+wait_for "$TMP/ngint.log" " execute "
+kill -INT $pid
+wait $pid
+for log in ngfail ngint; do
+	"$PROBE" "$TMP/$log.log" >"$TMP/$log.probe" || fail "probe failed on $log.log: $(cat "$TMP/$log.log")"
+	want=$([ $log = ngfail ] && echo failed || echo interrupted)
+	grep -q "^status=$want\$" "$TMP/$log.probe" || fail "$log: not $want: $(cat "$TMP/$log.probe")"
+	# the ops of our table, as the probe prints them
+	diff <(awk '/^ Per op/ { t = 1; next } t && /^ =+$/ { next } t && /^$/ { exit }
+		    t { sub(/:$/, "", $1); print "op." $1 ".count=" $2; print "op." $1 ".avg=" $3; print "op." $1 ".max=" $4 }' "$TMP/$log.log") \
+		<(grep '^op\.' "$TMP/$log.probe") || fail "$log: the table read differs"
+	figs=$(tail -1 "$TMP/$log.log" | sed 's/^Partial figures of an\{0,1\} [a-z]* run: //')
+	[ "$(grep -E '^(throughput|clients|procs|max_latency)=' "$TMP/$log.probe" | cut -d= -f2 | tr '\n' ' ')" = \
+	  "$(echo "$figs" | awk '{ sub(/max_latency=/, "", $7); print $1, $3, $5, $7 " " }')" ] ||
+		fail "$log: figures $(grep -E '^(throughput|clients|procs|max_latency)=' "$TMP/$log.probe" | tr '\n' ' ') vs '$figs'"
+	echo "ok: $log read as $want ($(grep -c '^op\.' "$TMP/$log.probe") op fields)"
+done
+grep -q '^nclients=2$' "$TMP/ngfail.probe" || fail "ngfail: the per-client tables not read"
+grep -q '^client\.1\.NTCreateX\.count=' "$TMP/ngfail.probe" ||
+	fail "ngfail: no per-client rows: $(grep '^client' "$TMP/ngfail.probe")"
+
+# a --runs log holds several runs (refused: split it); one run cut out of
+# it, ending with "Figures of run 1 of 2: ...", reads as a result
+note "a run cut out of a --runs log"
+expect_rc 0 "$DBNG" --runs 2 -t 1 --warmup 0 -D "$TMP/ng" 1 >"$TMP/runs.log" 2>/dev/null
+"$PROBE" "$TMP/runs.log" >/dev/null 2>"$TMP/runs.err" && fail "a log of 2 runs accepted"
+grep -q "a second dbench run starts here" "$TMP/runs.err" || fail "runs log: $(cat "$TMP/runs.err")"
+awk '/^==> run 2 of 2$/ { exit } { print }' "$TMP/runs.log" >"$TMP/run1.log"
+"$PROBE" "$TMP/run1.log" >"$TMP/run1.probe" || fail "probe failed on run1.log"
+grep -q '^status=ok$' "$TMP/run1.probe" || fail "run 1: $(cat "$TMP/run1.probe")"
+[ "$(sed -n 's/^throughput=//p' "$TMP/run1.probe")" = \
+  "$(sed -n 's/^Figures of run 1 of 2: \([^ ]*\) MB.sec.*/\1/p' "$TMP/run1.log")" ] ||
+	fail "run 1: throughput $(grep throughput "$TMP/run1.probe")"
+echo "ok: run 1 of a --runs log read as a result"
+
+command -v dbench >/dev/null || skip "Debian package dbench is not installed"
+[ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
 
 # expected LOG: the probe's keys, read from LOG by awk (exec_bytes apart)
 expected() {

@@ -97,12 +97,23 @@ want_err() {
 partial() {
 	local name=$1 status=$2 marker=$3 sig=${4:-None} n
 	grep -q "^$marker" "$TMP/out" || fail "$name: no '$marker': $(cat "$TMP/out")"
-	grep -q '^ Operation      Count    AvgLat    MaxLat' "$TMP/out" ||
-		fail "$name: no table: $(cat "$TMP/out")"
-	tail -1 "$TMP/out" | grep -q '^Throughput .* MB/sec' ||
-		fail "$name: Throughput not last: $(tail -3 "$TMP/out")"
+	if [ "$status" = ok ]; then
+		grep -q '^ Operation      Count    AvgLat    MaxLat' "$TMP/out" ||
+			fail "$name: no table: $(cat "$TMP/out")"
+		tail -1 "$TMP/out" | grep -q '^Throughput .* MB/sec' ||
+			fail "$name: Throughput not last: $(tail -3 "$TMP/out")"
+		n=$(op_count "$TMP/out" NTCreateX)
+	else
+		# not a result: our table, no dbench table or Throughput line
+		grep -q '^ Per op         Count    AvgLat    MaxLat' "$TMP/out" ||
+			fail "$name: no table: $(cat "$TMP/out")"
+		tail -1 "$TMP/out" | grep -q '^Partial figures of an\? [a-z]* run: .* MB/sec' ||
+			fail "$name: partial figures not last: $(tail -3 "$TMP/out")"
+		! grep -q '^ Operation\|^Throughput' "$TMP/out" ||
+			fail "$name: a dbench table or Throughput line: $(cat "$TMP/out")"
+		n=$(awk '/^ Per op/ {t = 1; next} t && $1 == "NTCreateX:" {print $2; exit}' "$TMP/out")
+	fi
 	[ -s "$TMP/r.json" ] || fail "$name: no JSON written"
-	n=$(op_count "$TMP/out" NTCreateX)
 	python3 - "$TMP/r.json" "$status" "$sig" "${n:-0}" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -7,9 +7,88 @@
 # stall must be drawn as evenly spaced spikes.
 . "$(dirname "$0")/../lib.sh"
 
+[ -x "$DBNG" ] || fail "$DBNG not built (make)"
+
+# --- hostile strings of a result file, as text and as HTML --------------
+# Every string "report" prints from a JSON file (the stall's file, path,
+# start time, state, wchan and stack, the folded stacks, the note, the
+# unexpected results' messages) with ESC [ 2 J, CR, BEL, TAB, newline,
+# DEL, C1 controls (U+009B CSI, U+0085) and the words parsers look for:
+# no byte below 0x20 but the newlines of the report itself, no DEL, no
+# C1, valid UTF-8, and "execute"/"Operation" broken.  Bytes that are not
+# UTF-8 cannot reach it: the JSON reader refuses the file.
+note "hostile strings from a JSON result"
+mkdir -p "$TMP/hd"
+"$DBNG" -t 1 --warmup 0 -D "$TMP/hd" --json "$TMP/hb.json" 1 >/dev/null 2>&1 ||
+	fail "the run for the JSON failed"
+python3 - "$TMP/hb.json" "$TMP/hostile.json" <<'PY' || fail "cannot craft the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+H = "A\x1b[2J\rB\x07C\u009bD\u0085E\x7fF\tG\nH execute Operation"
+d["summary"]["unexpected_results"] = 1
+d["summary"]["unexpected_messages"] = [H]
+d["config"]["loadfile"] = H
+d["environment"]["hostname"] = H
+d["stalls"] = {
+    "enabled": True, "threshold_ms": 100.0, "total": 1,
+    "per_op": {"Rename": {"count": 1, "max_ms": 200.0}},
+    "events": [{"op": "Rename", "duration_ms": 200.0, "ended": True,
+                "client": 0, "pid": 1, "start_s": 0.5, "start_time": H,
+                "file": H, "line": 3, "path": H,
+                "psi_start": None, "psi_end": None,
+                "samples": [{"t_ms": 5, "state": "\x1b", "wchan": H,
+                             "stack": H, "repeat": 0}]}],
+    "folded_stacks": [{"stack": H, "count": 3}], "folded_other": 0,
+    "note": H}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DBNG" report "$TMP/hostile.json" --html "$TMP/hostile.html" >"$TMP/hostile.txt" ||
+	fail "report of the hostile JSON failed"
+for f in "$TMP/hostile.txt" "$TMP/hostile.html"; do
+	python3 - "$f" <<'PY' || fail "$f: control bytes reach the output"
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [i for i, c in enumerate(b) if (c < 0x20 and c != 10) or c == 0x7f]
+t = b.decode("utf-8")  # raises on invalid UTF-8
+c1 = [i for i, ch in enumerate(t) if 0x80 <= ord(ch) < 0xa0]
+if bad or c1:
+    sys.exit("%s: bytes %r at %s, C1 at %s" % (sys.argv[1],
+             [b[i] for i in bad[:5]], bad[:5], c1[:5]))
+PY
+done
+# each field is there, escaped (the text report: 6 of the stall's, the
+# folded stack, the note, the message)
+[ "$(grep -c 'A\\x1B\[2J\\x0DB\\x07C\\xC2\\x9BD\\xC2\\x85E\\x7FF\\x09G\\x0AH execut_e Operatio_n' "$TMP/hostile.txt")" -ge 7 ] ||
+	fail "the strings are not shown escaped: $(cat -A "$TMP/hostile.txt" | sed -n '/Unexpected/,$p')"
+grep -q 'state \\x1B, wchan' "$TMP/hostile.txt" || fail "the state is not escaped"
+! grep -q "execute\|Operation" <(sed -n '/Unexpected/,/^ Operation/p' "$TMP/hostile.txt" | sed '$d') ||
+	fail "a parser word in our sections"
+# compare quotes a result's backend name in its notes
+python3 - "$TMP/hb.json" "$TMP/hostile-be.json" <<'PY' || fail "cannot craft the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["backend"] = "null\x1b[2J\x07\u009b\rX"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DBNG" compare "$TMP/hostile-be.json" -- "$TMP/hb.json" >"$TMP/hostile-cmp.txt" 2>&1 ||
+	fail "compare of the hostile JSON failed: $(cat "$TMP/hostile-cmp.txt")"
+grep -q 'null\\x1B\[2J\\x07\\xC2\\x9B\\x0DX' "$TMP/hostile-cmp.txt" ||
+	fail "compare does not show the backend escaped: $(cat -A "$TMP/hostile-cmp.txt")"
+python3 - "$TMP/hostile-cmp.txt" <<'PY' || fail "control bytes reach compare's output"
+import sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")
+if [c for c in b if (c < 0x20 and c != 10) or c == 0x7f] or [ch for ch in t if 0x80 <= ord(ch) < 0xa0]:
+    sys.exit(1)
+PY
+python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(b.replace(b"\"note\": \"A", b"\"note\": \"\xff\xc0\xafA", 1))' \
+	"$TMP/hostile.json" "$TMP/bad-utf8.json"
+grep -q "$(printf '\xff')" "$TMP/bad-utf8.json" || fail "no invalid UTF-8 in the crafted file"
+expect_rc 2 "$DBNG" report "$TMP/bad-utf8.json" >"$TMP/bad.txt" 2>&1
+echo "ok: hostile strings escaped in text and HTML"
+
 CHROMIUM=$(command -v chromium) ||
 	skip "chromium not installed (apt-get install chromium)"
-[ -x "$DBNG" ] || fail "$DBNG not built (make)"
 
 # --- the probe: built by make check, with the report layer only --------
 PROBE=$ROOT/build/tests/cli/htmlprobe

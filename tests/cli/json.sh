@@ -154,7 +154,7 @@ for i in 1 2 3; do
 done
 [ "$(grep -c '^Running for' "$TMP/out")" = 3 ] || fail "not three runs"
 grep -q '^Run-to-run spread over 3 runs' "$TMP/out" || fail "no spread summary"
-grep -Eq '^ Rename mean ms +[0-9.]+ \[ *[0-9.]+ \.\. +[0-9.]+\]  cv +[0-9.]+%$' "$TMP/out" ||
+grep -Eq '^ Rename: mean ms +[0-9.]+ \[ *[0-9.]+ \.\. +[0-9.]+\]  cv +[0-9.]+%$' "$TMP/out" ||
 	fail "no Rename row in the spread"
 tail -1 "$TMP/out" | grep -q '^Throughput .* 2 clients  2 procs  max_latency=' ||
 	fail "the last line is not a Throughput line"

@@ -76,7 +76,7 @@ grep -Eq "pid $victim\) was killed by signal 9 \(Killed\); client [0-2] was runn
 	fail "message does not name the dead client: $(cat "$TMP/err")"
 gone $KIDS
 [ ! -e "$D/clients" ] || fail "client trees left: $(ls -R "$D")"
-grep -q "^Run failed " "$TMP/out" && tail -1 "$TMP/out" | grep -q "^Throughput" ||
+grep -q "^Run failed " "$TMP/out" && tail -1 "$TMP/out" | grep -q "^Partial figures of a failed run: " ||
 	fail "no partial results after a client died: $(cat "$TMP/out")"
 json_is "$TMP/kill.json" failed
 grep -q "killed by signal 9" "$TMP/kill.json" || fail "JSON errors lack the death"
@@ -96,10 +96,10 @@ for sig in INT TERM; do
 	[ $ELAPSED_MS -lt 20000 ] || fail "SIG$sig took $ELAPSED_MS ms"
 	grep -q "^Interrupted by signal $(kill -l $sig) after" "$TMP/out" ||
 		fail "no interrupted marker: $(cat "$TMP/out")"
-	grep -q "^ Operation      Count    AvgLat    MaxLat" "$TMP/out" ||
+	grep -q "^ Per op         Count    AvgLat    MaxLat" "$TMP/out" ||
 		fail "no table after SIG$sig"
-	tail -1 "$TMP/out" | grep -q "^Throughput .* 2 clients  2 procs" ||
-		fail "Throughput not last after SIG$sig"
+	tail -1 "$TMP/out" | grep -q "^Partial figures of an interrupted run: .* 2 clients  2 procs" ||
+		fail "partial figures not last after SIG$sig"
 	gone $KIDS
 	[ ! -e "$D/clients" ] || fail "client trees left after SIG$sig"
 	echo "ok: SIG$sig -> exit $RC in ${ELAPSED_MS} ms"
@@ -169,7 +169,7 @@ kill -INT "$PID"
 finish
 kill "$HOLDER"
 [ $RC = 130 ] || fail "exit $RC after two SIGINTs, expected 130: $(cat "$TMP/err")"
-tail -1 "$TMP/out" | grep -q "^Throughput" || fail "no results after two SIGINTs"
+tail -1 "$TMP/out" | grep -q "^Partial figures of an interrupted run: " || fail "no results after two SIGINTs"
 gone $KIDS
 [ -z "$(ls "$D/clients" | grep client)" ] || fail "trees left after two SIGINTs: $(find "$D")"
 wait "$HOLDER"

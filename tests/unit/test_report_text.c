@@ -85,17 +85,16 @@ static void test_plain(void **state)
 	       "\n"
 	       " Latency ms        Count      Mean       p50       p90       "
 	       "p99     p99.9       Max\n"
-	       " ---------------------------------------------------------"
-	       "--------------------------\n"
-	       " NTCreateX             4     0.025     0.020     0.040     "
+	       " ========================================================="
+	       "==========================\n"
+	       " NTCreateX:            4     0.025     0.020     0.040     "
 	       "0.040     0.040     0.040\n"
-	       " Rename                1     2.000     2.000     2.000     "
+	       " Rename:               1     2.000     2.000     2.000     "
 	       "2.000     2.000     2.000\n"
 	       /* percentiles within the histogram's 1 %, max exact */
-	       " WriteX                2     2.000     1.004     2.998     "
+	       " WriteX:               2     2.000     1.004     2.998     "
 	       "2.998     2.998     3.000\n"
-	       "\n" CLASSIC
-	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
 	       "max_latency=3.250 ms\n");
 	r->cfg.no_percentiles = true;
 	r->cfg.sync_open = true;
@@ -122,9 +121,9 @@ static void test_percentiles_chosen(void **state)
 	       "\n"
 	       " Latency ms        Count      Mean       p75    p99.99       "
 	       "Max\n"
-	       " -----------------------------------------------------------"
-	       "----\n"
-	       " NTCreateX             4     0.025     0.030     0.040     "
+	       " ==========================================================="
+	       "====\n"
+	       " NTCreateX:            4     0.025     0.030     0.040     "
 	       "0.040\n"
 	       "\n"
 	       " Operation      Count    AvgLat    MaxLat\n"
@@ -275,11 +274,10 @@ static void test_warnings(void **state)
 	expect(render(r, NULL),
 	       "\n"
 	       " Unexpected results: 3 (the run went on)\n"
-	       " NTCreateX             3\n"
+	       " NTCreateX:            3\n"
 	       "   t.load:4: NTCreateX: expected NT_STATUS_OK, got "
 	       "NT_STATUS_NO_SUCH_FILE\n"
-	       "\n" CLASSIC
-	       "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
 	       "max_latency=3.250 ms\n");
 	result_free(r);
 }
@@ -354,6 +352,54 @@ static void test_stalls(void **state)
 	result_free(r);
 }
 
+/* What is not a result (a failed or interrupted run, one run of --runs)
+ * has our table, rows "NTCreateX:", and ends with its figures on a line
+ * no parser reads: no "Operation", no line starting with Throughput. */
+static void test_not_a_result(void **state)
+{
+	static const char ours[] = " Per op         Count    AvgLat    MaxLat\n"
+				   " ========================================\n"
+				   " NTCreateX:         4     0.025     0.040\n"
+				   " Rename:            1     2.000     2.000\n"
+				   " WriteX:            2     2.000     3.000\n"
+				   "\n";
+	static const char figs[] =
+		"12.5 MB/sec  2 clients  2 procs  max_latency=3.250 ms\n";
+	struct result *r = sample();
+	char want[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->status = RESULT_FAILED;
+	r->measured_s = 7.06;
+	snprintf(want, sizeof(want),
+		 "\nRun failed after 7.1 s of measurement: partial results\n"
+		 "\n%sPartial figures of a failed run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->status = RESULT_INTERRUPTED;
+	r->signal = 2;
+	r->cfg.machine = true; /* our form all the same */
+	snprintf(want, sizeof(want),
+		 "\nInterrupted by signal 2 after 7.1 s of measurement: "
+		 "partial results\n\n%sPartial figures of an interrupted "
+		 "run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->status = RESULT_OK;
+	r->cfg.machine = false;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	report_text_run(f, r, NULL, 2, 3);
+	fclose(f);
+	snprintf(want, sizeof(want), "\n%sFigures of run 2 of 3: %s", ours,
+		 figs);
+	expect(buf, want);
+	result_free(r);
+}
+
 /* --runs: median [min .. max] and cv, then one Throughput line of the
  * medians, last. */
 static void test_spread(void **state)
@@ -372,14 +418,27 @@ static void test_spread(void **state)
 	}
 	report_spread(f, rs, 3);
 	fclose(f);
-	assert_non_null(strstr(buf, "\nRun-to-run spread over 3 runs: median "
-				    "[min .. max], coefficient of variation\n"
-				    " Throughput MB/sec               12.000 "
-				    "[     10.000 ..      14.000]  cv  16.7%\n"
-				    " max_latency ms                   2.000 "
-				    "[      1.000 ..       3.000]  cv  50.0%\n"));
-	assert_null(strstr(buf, "WriteX"));
-	assert_non_null(strstr(buf, " NTCreateX p99 ms "));
+	assert_non_null(strstr(buf,
+			       "\nRun-to-run spread over 3 runs: median "
+			       "[min .. max], coefficient of variation\n"
+			       " MB/sec                          12.000 "
+			       "[     10.000 ..      14.000]  cv  16.7%\n"
+			       " max_latency ms                   2.000 "
+			       "[      1.000 ..       3.000]  cv  50.0%\n"));
+	/* WriteX is not in all runs: no spread row; its median count is
+	 * 2, so the table of the medians has it */
+	assert_null(strstr(buf, "WriteX:"));
+	assert_non_null(strstr(buf, " NTCreateX: p99 ms "));
+	assert_non_null(strstr(buf,
+			       "\n Operation      Count    AvgLat    MaxLat\n"
+			       " ----------------------------------------\n"
+			       " NTCreateX          4     0.025     0.040\n"
+			       " Rename             1     2.000     2.000\n"
+			       " WriteX             2     2.000     3.000\n"
+			       "\nThroughput 12 MB/sec"));
+	/* the one dbench table and Throughput line of the output */
+	assert_null(strstr(strstr(buf, "Operation") + 1, "Operation"));
+	assert_null(strstr(buf, "Throughput MB"));
 	assert_int_equal(strcmp(buf + len - strlen("\nThroughput 12 MB/sec  2 "
 						   "clients  2 procs  "
 						   "max_latency=2.000 ms\n"),
@@ -398,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles_chosen),
 		cmocka_unit_test(test_default_percentiles),
 		cmocka_unit_test(test_machine_readable),
+		cmocka_unit_test(test_not_a_result),
 		cmocka_unit_test(test_per_client),
 		cmocka_unit_test(test_status_lines),
 		cmocka_unit_test(test_warnings),

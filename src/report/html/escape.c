@@ -5,20 +5,10 @@
  */
 #include "html.h"
 
-#include "utf8.h"
+#include "str_clean.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at @p (@n bytes left) that is
- * printable (no C1 control), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	uint32_t cp;
-	size_t len = utf8_seq(p, n, &cp);
-
-	return len == 2 && cp < 0xa0 ? 0 : len;
-}
 
 /*
  * esc - @s as HTML text or attribute value: the markup characters as
@@ -31,15 +21,15 @@ void html_esc(FILE *f, const char *s)
 	const unsigned char *end = p + strlen(s);
 
 	while (*p) {
-		size_t n = utf8_len(p, (size_t)(end - p));
+		size_t n = str_printable(p, (size_t)(end - p));
 
 		if (n > 1) {
 			fwrite(p, 1, n, f);
 			p += n;
 			continue;
 		}
-		if (!n || *p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\x%02X", *p++);
+		if (!n) {
+			str_byte(f, *p++);
 			continue;
 		}
 		switch (*p) {

@@ -6,7 +6,9 @@
  * per-client tables and the final Throughput line.  One pass with a small
  * state machine; everything it does not know is ignored, except inside a
  * table, where a line that is not a row is an error.  This file: the
- * entry points; lex.c, lines.c, table.c and finish.c the rest.
+ * entry points; lex.c, lines.c, table.c and finish.c the rest.  dbench-ng's
+ * own form of what is not a result (our table, "Partial figures of ...")
+ * is read too, as a failed or interrupted run.
  */
 #include "dblog_impl.h"
 
@@ -22,8 +24,11 @@ bool dblog_detect(const char *text, size_t len)
 		pos += n + 1;
 		if (dblog_starts(s, n, TXT_TPUT) && memmem(s, n, " MB/sec", 7))
 			return true;
-		if (dblog_starts(s, n, TXT_TABLE) || dblog_starts(s, n, TXT_TABLE_WIDE) ||
-		    dblog_starts(s, n, TXT_VERSION_4) || dblog_starts(s, n, TXT_VERSION_NG))
+		if (dblog_starts(s, n, TXT_TABLE) ||
+		    dblog_starts(s, n, TXT_TABLE_WIDE) ||
+		    dblog_starts(s, n, TXT_OPS_TABLE) ||
+		    dblog_starts(s, n, TXT_VERSION_4) ||
+		    dblog_starts(s, n, TXT_VERSION_NG))
 			return true;
 	}
 	return false;

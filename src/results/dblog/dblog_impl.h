@@ -24,10 +24,9 @@
 /* largest ns or byte figure accepted: below 2^63, so llround is defined */
 #define DBLOG_MAX_VAL 9.2e18
 
-
 enum dblog_state {
 	DBLOG_TEXT, /* between sections */
-	DBLOG_RULE, /* after a table header: the dashed rule */
+	DBLOG_RULE, /* after a table header: the rule (dashes, ours '=') */
 	DBLOG_ROWS, /* table rows, until a blank line */
 	DBLOG_SKIP, /* a dbench-ng section we do not read, until a blank */
 };
@@ -55,6 +54,8 @@ struct dblog_ctx {
 	enum dblog_state state;
 	bool banner, running, tput, table, machine, interrupted;
 	bool run_failed; /* dbench-ng's "Run failed ..." marker */
+	bool partial;	 /* dbench-ng's "Partial figures of ..." line */
+	bool run_figs;	 /* or its "Figures of run N of M: ..." (--runs) */
 	int target;	    /* DBLOG_DISCARD, DBLOG_TOTAL or a client */
 	int client_pending; /* client whose table comes next, or -1 */
 	bool seen[OP_NR];   /* rows of the current table */
@@ -83,6 +84,7 @@ int dblog_split(char *s, char sep, char **tok, int max);
 int dblog_banner(struct dblog_ctx *c, const char *line, bool ng);
 int dblog_running(struct dblog_ctx *c, char *line);
 int dblog_throughput(struct dblog_ctx *c, char *line);
+int dblog_partial(struct dblog_ctx *c, char *line);
 int dblog_mr_final(struct dblog_ctx *c, char *line);
 int dblog_progress(struct dblog_ctx *c, char **t, int n);
 int dblog_mr_progress(struct dblog_ctx *c, char *line);

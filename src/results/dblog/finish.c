@@ -115,7 +115,7 @@ int dblog_finish(struct dblog_ctx *c)
 	struct result *r = c->r;
 	bool failed;
 
-	if (!c->table && !c->tput)
+	if (!c->table && !c->tput && !c->partial)
 		return dblog_fail_file(c, "no dbench result found (expected a "
 				    "'Throughput ... MB/sec' line)");
 	if (c->tput && r->cfg.per_client && r->nclients != r->cfg.nclients)
@@ -128,7 +128,7 @@ int dblog_finish(struct dblog_ctx *c)
 		if (!r->tool)
 			return dblog_fail_file(c, "out of memory");
 	}
-	if (!c->tput) {
+	if (!c->tput && !c->partial) {
 		r->cfg.nclients = dblog_nclients(c);
 		r->cfg.nprocs = c->launch_procs;
 		r->cfg.cpp =
@@ -149,7 +149,11 @@ int dblog_finish(struct dblog_ctx *c)
 	if (dblog_points(c))
 		return -1;
 
-	failed = !c->tput || (!c->table && c->nmsg) || c->run_failed;
+	/* dbench-ng's figures of an interrupted run have no Throughput line:
+	 * interrupted, not failed; without the marker they are failed */
+	failed =
+		(!c->tput && !c->run_figs && !(c->partial && c->interrupted)) ||
+		(!c->table && c->nmsg) || c->run_failed;
 	if (failed) {
 		unsigned int n =
 			c->nmsg < RESULT_MAX_MSGS ? c->nmsg : RESULT_MAX_MSGS;

@@ -71,7 +71,7 @@ static int dblog_set_tput(struct dblog_ctx *c, double tp, int nclients,
 {
 	struct result *r = c->r;
 
-	if (c->tput)
+	if (c->tput || c->partial)
 		return dblog_fail_at(c, "a second Throughput line");
 	r->throughput = tp;
 	r->max_latency_ms = maxlat;
@@ -82,39 +82,75 @@ static int dblog_set_tput(struct dblog_ctx *c, double tp, int nclients,
 	return 0;
 }
 
-/* Throughput %g MB/sec[ (sync open)][ (sync dirs)]  %d clients  %d procs
- * max_latency=%.03f ms */
-int dblog_throughput(struct dblog_ctx *c, char *line)
+/* TXT_FIGURES: %g MB/sec[ (sync open)][ (sync dirs)]  %d clients  %d
+ * procs  max_latency=%.03f ms, in @s; 0, or -1 (nothing set) */
+static int dblog_figures(char *s, double *tp, int *ncl, int *nproc, double *ml,
+			 bool *so, bool *sd)
 {
 	char *t[DBLOG_MAX_TOK];
-	int n = dblog_split(line, 0, t, DBLOG_MAX_TOK), i = 3;
-	bool so = false, sd = false;
-	int ncl, nproc;
-	double tp, ml;
+	int n = dblog_split(s, 0, t, DBLOG_MAX_TOK), i = 2;
 
-	if (n < 9 || n > 13 || !dblog_num(t[1], &tp) || strcmp(t[2], "MB/sec"))
-		goto bad;
+	*so = *sd = false;
+	if (n < 8 || n > 12 || !dblog_num(t[0], tp) || strcmp(t[1], "MB/sec"))
+		return -1;
 	if (i + 1 < n && !strcmp(t[i], "(sync") && !strcmp(t[i + 1], "open)")) {
-		so = true;
+		*so = true;
 		i += 2;
 	}
 	if (i + 1 < n && !strcmp(t[i], "(sync") && !strcmp(t[i + 1], "dirs)")) {
-		sd = true;
+		*sd = true;
 		i += 2;
 	}
-	if (n != i + 6 || !dblog_int(t[i], &ncl) ||
-	    strcmp(t[i + 1], "clients") || !dblog_int(t[i + 2], &nproc) ||
+	if (n != i + 6 || !dblog_int(t[i], ncl) ||
+	    strcmp(t[i + 1], "clients") || !dblog_int(t[i + 2], nproc) ||
 	    strcmp(t[i + 3], "procs") ||
 	    strncmp(t[i + 4], "max_latency=", 12) ||
-	    !dblog_num(t[i + 4] + 12, &ml) || strcmp(t[i + 5], "ms"))
-		goto bad;
+	    !dblog_num(t[i + 4] + 12, ml) || strcmp(t[i + 5], "ms"))
+		return -1;
+	return 0;
+}
+
+/* Throughput TXT_FIGURES */
+int dblog_throughput(struct dblog_ctx *c, char *line)
+{
+	bool so, sd;
+	int ncl, nproc;
+	double tp, ml;
+
+	if (dblog_figures(line + strlen(TXT_TPUT), &tp, &ncl, &nproc, &ml, &so,
+			  &sd))
+		return dblog_fail_at(c, "cannot read the Throughput line");
 	if (dblog_set_tput(c, tp, ncl, nproc, ml))
 		return -1;
 	c->r->cfg.sync_open = so;
 	c->r->cfg.sync_dirs = sd;
 	return 0;
-bad:
-	return dblog_fail_at(c, "cannot read the Throughput line");
+}
+
+/* dbench-ng's last line for what is not a result: TXT_PARTIAL "a failed
+ * run: " or TXT_RUN_FIGURES "N of M: ", then TXT_FIGURES.  The figures
+ * are kept; the run stays failed (or interrupted): no Throughput line. */
+int dblog_partial(struct dblog_ctx *c, char *line)
+{
+	char *p = strstr(line, ": ");
+	bool so, sd;
+	int ncl, nproc;
+	double tp, ml;
+
+	if (!p || dblog_figures(p + 2, &tp, &ncl, &nproc, &ml, &so, &sd))
+		return dblog_fail_at(c, "cannot read the figures of the line");
+	if (c->partial || c->tput)
+		return dblog_fail_at(c, "a second line of final figures");
+	c->r->throughput = tp;
+	c->r->max_latency_ms = ml;
+	c->r->cfg.nclients = ncl;
+	c->r->cfg.nprocs = nproc;
+	c->r->cfg.cpp = nproc ? ncl / nproc : 0;
+	c->r->cfg.sync_open = so;
+	c->r->cfg.sync_dirs = sd;
+	c->partial = true;
+	c->run_figs = dblog_starts(line, strlen(line), TXT_RUN_FIGURES);
+	return 0;
 }
 
 /* --machine-readable: ;%g;%d;%d;%.03f; */

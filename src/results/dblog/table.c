@@ -10,7 +10,8 @@ static bool dblog_is_header(const char *line)
 {
 	char copy[96], *t[5];
 
-	if (!strcmp(line, TXT_TABLE) || !strcmp(line, TXT_TABLE_WIDE))
+	if (!strcmp(line, TXT_TABLE) || !strcmp(line, TXT_TABLE_WIDE) ||
+	    !strcmp(line, TXT_OPS_TABLE))
 		return true;
 	/* any spacing: split a copy, the caller may still need the line */
 	if (strncmp(line, " Operation ", 11) || strlen(line) >= sizeof(copy))
@@ -37,8 +38,10 @@ static void dblog_table_start(struct dblog_ctx *c)
 
 static bool dblog_is_rule(const char *line)
 {
-	size_t n = strspn(line + 1, "-");
+	size_t n = line[0] == ' ' ? strspn(line + 1, "-") : 0;
 
+	if (!n && line[0] == ' ')
+		n = strspn(line + 1, "="); /* our table's */
 	return line[0] == ' ' && n >= 10 && !line[1 + n];
 }
 
@@ -63,6 +66,9 @@ static int dblog_row(struct dblog_ctx *c, char *line)
 		return dblog_fail_at(c, "cannot read the table row (a label and "
 				  "three numbers expected)");
 	}
+	/* our table's "NTCreateX:" (what is not a result) */
+	if (line[0] != ':' && *t[0] && t[0][strlen(t[0]) - 1] == ':')
+		t[0][strlen(t[0]) - 1] = '\0';
 	label = t[0];
 	avg_s = t[2];
 	max_s = t[3];
@@ -147,6 +153,9 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 		c->r->cfg.per_client = true;
 		return 0;
 	}
+	if (dblog_starts(line, n, TXT_PARTIAL) ||
+	    dblog_starts(line, n, TXT_RUN_FIGURES))
+		return dblog_partial(c, line);
 	if (dblog_starts(line, n, TXT_RUN_FAILED)) {
 		c->run_failed = true;
 		return dblog_note(c, line, n); /* the errors went to stderr */
