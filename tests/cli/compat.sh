@@ -130,8 +130,12 @@ tail -1 "$TMP/p-fail" | grep -q '^Partial figures of a failed run: ' || fail "la
 echo "ok: $(tail -1 "$TMP/p-fail")"
 
 note "parsers: an interrupted run (SIGINT)"
+# job control on: a background job of a non-interactive shell starts with
+# SIGINT ignored, and dbench-ng keeps an inherited SIG_IGN (process.sh)
+set -m
 "$DBNG" -t 60 --warmup 1 -D "$PD" 2 >"$TMP/p-int" 2>&1 &
 PPID_RUN=$!
+set +m
 at_exit "kill $PPID_RUN"
 wait_for "$TMP/p-int" " execute "
 kill -INT $PPID_RUN

@@ -22,8 +22,12 @@ printf '%s\n' 'NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK' \
 	'Unlink "\clients\client1\nonexist" 0x6 NT_STATUS_OK' >"$TMP/fail.load"
 expect_rc 1 "$DBNG" -t 10 --warmup 0 --per-client-results -c "$TMP/fail.load" \
 	-D "$TMP/ng" 2 >"$TMP/ngfail.log" 2>/dev/null
+# job control on: a background job of a non-interactive shell starts with
+# SIGINT ignored, and dbench-ng keeps an inherited SIG_IGN (process.sh)
+set -m
 "$DBNG" -t 60 --warmup 0 -D "$TMP/ng" 1 >"$TMP/ngint.log" 2>/dev/null &
 pid=$!
+set +m
 at_exit "kill $pid"
 wait_for "$TMP/ngint.log" " execute "
 kill -INT $pid

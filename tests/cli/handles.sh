@@ -32,9 +32,13 @@ open_files() {
 	done | sort
 }
 
+# job control on: a background job of a non-interactive shell starts with
+# SIGINT ignored, and dbench-ng keeps an inherited SIG_IGN (process.sh)
+set -m
 "$DBNG" --run-once --warmup 0 -t 600 --skip-cleanup -c "$TMP/replace.load" \
 	-D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
+set +m
 at_exit "kill -9 $pid"
 size() { stat -c %s "$D/clients/client0/$1" 2>/dev/null; }
 wrote_b() { [ "$(size b)" = 100 ] || ! kill -0 "$pid" 2>/dev/null; }
