@@ -14,12 +14,14 @@ expect_rc 0 "$DBNG" -t 3 --warmup 2 -c "$LF" -D "$D" 1 >"$TMP/out"
 grep -Eq '^ +1 +[0-9]+ +[0-9.]+ MB/sec  warmup   1 sec  latency' "$TMP/out" ||
 	fail "no warmup line: $(cat "$TMP/out")"
 [ "$(grep -c ' execute ' "$TMP/out")" = 2 ] || fail "expected 2 execute lines"
-# cleanup lines, on any machine: the tick that passes the time limit (at
-# 3 s or later) counts the one client as still to clean up, later ticks
-# count down one line a second, and one final line says 0 (the exact
-# lines on a fake clock are in tests/unit/test_ticks.c)
+# cleanup lines, on any machine: a tick that passes the time limit (at
+# 3 s or later) while the client still cleans up counts it, later ticks
+# count down one line a second, and one final line says 0; the client
+# stops at the deadline by itself, so it may be gone before the first
+# such tick, and the final line is then the only one (the exact lines on
+# a fake clock are in tests/unit/test_ticks.c)
 awk '/ cleanup +[0-9]+ sec$/ {n++; c[n] = $1; s[n] = $3}
-     END {ok = n >= 2 && c[1] == 1 && s[1] >= 3 && c[n] == 0
+     END {ok = n >= 1 && (c[1] == 1 || n == 1) && s[1] >= 3 && c[n] == 0
           for (i = 2; i < n; i++)	# the ticks: one a second, > 0
               ok = ok && c[i] > 0 && c[i] <= c[i-1] && s[i] > s[i-1]
           ok = ok && s[n] >= s[n-1]	# the final line
