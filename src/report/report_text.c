@@ -156,22 +156,110 @@ static void warnings(FILE *f, const struct result *r)
 	fprintf(f, "\n");
 }
 
+/* The time PSI counted as stalled while the op was stuck, per resource:
+ * "some" (at least one task waited) and "full" (all did).  The avg10
+ * figures are left out: a 10 s average says nothing of a 100 ms stall. */
 static void psi_line(FILE *f, const struct result_stall *ev)
 {
 	bool any = false;
 
 	for (int i = 0; i < PSI_NR; i++) {
-		struct psi_change c;
+		const struct result_psi *a = &ev->psi_start[i],
+					*b = &ev->psi_end[i];
 
-		if (!psi_change(ev, i, &c))
+		if (!a->valid || !b->valid)
 			continue;
-		fprintf(f, "%s %s some %.2f->%.2f%% full %.2f->%.2f%% "
-			"(+%.1f ms stalled)", any ? ";" : "     PSI avg10", psi_name[i],
-			c.some0, c.some1, c.full0, c.full1, c.stalled_ms);
+		fprintf(f, "%s %s some %.1f ms, full %.1f ms",
+			any ? ";" : "     PSI stalled meanwhile:", psi_name[i],
+			(double)(b->some_total_us - a->some_total_us) / 1e3,
+			(double)(b->full_total_us - a->full_total_us) / 1e3);
 		any = true;
 	}
 	if (any)
 		fputc('\n', f);
+}
+
+/* When @s seconds after the release was, in the time base of the
+ * progress lines: seconds of the warmup, or of the measured phase. */
+static void when(FILE *f, const struct result *r, double s)
+{
+	if (s < r->warmup_s)
+		fprintf(f, "%.3f s into the warmup", s);
+	else
+		fprintf(f, "%.3f s into the measured phase", s - r->warmup_s);
+}
+
+#define SERIES_VALUES 120 /* at most, in rows of 10 */
+
+/* The op that stalled most: the most events, then the longest. */
+static int most_stalled(const struct result_stalls *st)
+{
+	int best = -1;
+
+	for (int i = 0; i < OP_NR; i++) {
+		if (st->count[i] &&
+		    (best < 0 || st->count[i] > st->count[best] ||
+		     (st->count[i] == st->count[best] &&
+		      st->max_ms[i] > st->max_ms[best])))
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * When the op that stalled most was slow: its largest latency in each
+ * second of the measured phase (the time series), ten to a row, at most
+ * SERIES_VALUES values (more seconds are merged, each value the max of
+ * its seconds), a '*' on those at or past the stall threshold.  No row
+ * starts with an op name, and no word of dbench's table is used.
+ */
+static void series(FILE *f, const struct result *r)
+{
+	const struct result_stalls *st = &r->stalls;
+	int op = most_stalled(st), n = 0, first = -1, g, k = 0;
+
+	if (op < 0)
+		return;
+	for (uint32_t i = 0; i < r->npoints; i++) {
+		if (!r->points[i].warmup) {
+			if (first < 0)
+				first = (int)i;
+			n++;
+		}
+	}
+	if (!n)
+		return;
+	g = (n + SERIES_VALUES - 1) / SERIES_VALUES;
+	fprintf(f, " Per second, %s: its largest latency in ms in each %s of "
+		"the measured phase (the op that stalled most; * at or past "
+		"%.0f ms)\n", op_info[op].label,
+		g * r->interval_s == 1 ? "second" : "interval",
+		st->threshold_ms);
+	if (g * r->interval_s != 1)
+		fprintf(f, "  (each value covers %g s)\n", g * r->interval_s);
+	for (int i = first; i < first + n; i += g, k++) {
+		const struct result_point *p = &r->points[i];
+		uint64_t max = 0;
+
+		for (int j = i; j < i + g && j < first + n; j++) {
+			if (r->points[j].max_ns[op] > max)
+				max = r->points[j].max_ns[op];
+		}
+		if (k % 10 == 0) {
+			/* the seconds of the row's values, from its first
+			 * point's start to its last point's end */
+			int last = i + 10 * g - 1 < first + n - 1
+					   ? i + 10 * g - 1
+					   : first + n - 1;
+
+			fprintf(f, "%s  s %5ld-%-5ld", k ? "\n" : "",
+				lround(p->t - p->dur - r->warmup_s),
+				lround(r->points[last].t - r->warmup_s));
+		}
+		fprintf(f, " %9.3f%c", ms(max),
+			ms(max) >= st->threshold_ms && max ? '*' : ' ');
+	}
+	fprintf(f, "\n\n");
 }
 
 #define TEXT_STALLS 5	/* events shown in full in the text report */
@@ -194,12 +282,12 @@ static void stalls(FILE *f, const struct result *r)
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 
-		fprintf(f,
-			"  #%d %s %.3f ms%s, client %d (pid %d), started at "
-			"%.3f s (",
+		fprintf(f, "  #%d %s %.3f ms%s, client %d (pid %d), started ",
 			k + 1, op_info[ev->op].label, ev->duration_ms,
 			ev->ended ? "" : " and still stuck", ev->client,
-			ev->pid, ev->start_s);
+			ev->pid);
+		when(f, r, ev->start_s);
+		fputs(" (", f);
 		safe(f, ev->start_time ? ev->start_time : "?");
 		fputs("), ", f);
 		safe(f, ev->file ? ev->file : "?");
@@ -378,8 +466,10 @@ void report_text_run(FILE *f, const struct result *r,
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
 	if (r->nwarn && !cfg->machine)
 		warnings(f, r);
-	if (r->stalls.total && !cfg->machine)
+	if (r->stalls.total && !cfg->machine) {
 		stalls(f, r);
+		series(f, r);
+	}
 
 	op_tables(f, r, result);
 	if (!result) {

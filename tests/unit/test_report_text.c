@@ -331,11 +331,11 @@ static void test_stalls(void **state)
 		"\n"
 		" Stalls: 2 ops ran longer than 100 ms (Rename 2, max 503.250 "
 		"ms)\n"
-		"  #1 Rename 503.250 ms, client 1 (pid 77), started at 3.500 s "
-		"(2026-12-01T10:00:00.123Z), t.load:12\n"
+		"  #1 Rename 503.250 ms, client 1 (pid 77), started 3.500 s "
+		"into the measured phase (2026-12-01T10:00:00.123Z), "
+		"t.load:12\n"
 		"     /mnt/execut_e/a /mnt/Operatio_n/b\n"
-		"     PSI avg10 io some 1.00->2.00% full 0.50->1.00% (+300.0 ms "
-		"stalled)\n"
+		"     PSI stalled meanwhile: io some 300.0 ms, full 0.0 ms\n"
 		"     at 100 ms: state D, wchan request_wait_answer (same 4 more "
 		"times)\n"
 		"       do_syscall_64;vfs_rename\n"
@@ -348,6 +348,67 @@ static void test_stalls(void **state)
 	table = strstr(got, " Operation      Count");
 	assert_non_null(table);
 	assert_int_equal(strstr(got, "Operation") - table, 1);
+	free(got);
+	result_free(r);
+}
+
+/* The stall's start in the progress lines' time base (warmup or measured
+ * phase, not seconds after the release), and the per-second view of the
+ * op that stalled most: 13 measured seconds in rows of 10, a '*' on the
+ * second past the threshold; warmup points left out. */
+static void test_stall_series(void **state)
+{
+	struct result *r = sample();
+	struct result_stalls *st = &r->stalls;
+	struct result_stall *ev = &st->events[0];
+	char *got;
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->warmup_s = 2;
+	st->enabled = true;
+	st->threshold_ms = 100;
+	st->total = 3;
+	st->count[OP_WRITEX] = 1; /* fewer than Rename's: not shown */
+	st->max_ms[OP_WRITEX] = 900;
+	st->count[OP_RENAME] = 2;
+	st->max_ms[OP_RENAME] = 503.25;
+	st->nevents = 2;
+	ev[0] = (struct result_stall){.op = OP_RENAME, .start_s = 7.25,
+				      .duration_ms = 503.25, .ended = true};
+	ev[1] = (struct result_stall){.op = OP_RENAME, .start_s = 1.5,
+				      .duration_ms = 150, .ended = true};
+	r->interval_s = 1;
+	r->npoints = 15;
+	r->points = calloc(r->npoints, sizeof(*r->points));
+	assert_non_null(r->points);
+	for (uint32_t i = 0; i < r->npoints; i++) {
+		r->points[i].t = i + 1;
+		r->points[i].dur = 1;
+		r->points[i].warmup = i < 2;
+		r->points[i].max_ns[OP_RENAME] = (i + 1) * 100 * US;
+	}
+	r->points[1].max_ns[OP_RENAME] = 150 * MS; /* the warmup's */
+	r->points[7].max_ns[OP_RENAME] = 503250 * US;
+	got = render(r, NULL);
+	assert_non_null(strstr(got, "  #1 Rename 503.250 ms, client 0 (pid 0), "
+				    "started 5.250 s into the measured phase "
+				    "(?), ?:0\n"));
+	assert_non_null(strstr(got, "  #2 Rename 150.000 ms, client 0 (pid 0), "
+				    "started 1.500 s into the warmup (?), "
+				    "?:0\n"));
+	assert_non_null(strstr(
+		got,
+		" Per second, Rename: its largest latency in ms in each "
+		"second of the measured phase (the op that stalled most; * "
+		"at or past 100 ms)\n"
+		"  s     0-10        0.300      0.400      0.500      0.600     "
+		" 0.700    503.250*     0.900      1.000      1.100      "
+		"1.200 \n"
+		"  s    10-13        1.300      1.400      1.500 \n"
+		"\n" CLASSIC));
+	assert_null(strstr(got, "execute"));
+	assert_null(strstr(got, "150.000*"));
 	free(got);
 	result_free(r);
 }
@@ -462,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_status_lines),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_stalls),
+		cmocka_unit_test(test_stall_series),
 		cmocka_unit_test(test_spread),
 	};
 
