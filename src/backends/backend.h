@@ -146,6 +146,10 @@ struct backend {
 	 * that could not clean up after itself; NULL: keep everything
 	 * (--skip-cleanup) */
 	void (*fini)(struct be_run *run, const bool *dirty);
+	/* child, after its cleanup, when the parent died (fini never runs):
+	 * undo what init made once nothing of the clients is left (each
+	 * client calls it; only the last can succeed); NULL: nothing */
+	void (*orphaned)(struct be_run *run);
 	/* NULL: cannot run it (refused before the fork, with FILE:LINE);
 	 * op[OP_SLEEP] is never called: Sleep is the engine's */
 	be_op_fn op[OP_NR];

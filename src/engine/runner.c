@@ -145,6 +145,10 @@ out:
 		if (cls[i].slot->state != SLOT_FAILED)
 			cls[i].slot->state = SLOT_DONE;
 	}
+	/* a killed parent never runs fini: the last client out undoes
+	 * what init made (DIR/clients), as fini would have */
+	if (!cfg->skip_cleanup && getppid() != r->parent && r->b->orphaned)
+		r->b->orphaned(r->run);
 	_exit(rc);
 }
 

@@ -56,6 +56,7 @@ const struct backend backend_fileio = {
 	.release = fileio_release,
 	.cleanup = fileio_cleanup,
 	.fini = fileio_fini,
+	.orphaned = fileio_orphaned,
 	.op =
 		{
 			[OP_NTCREATEX] = fileio_ntcreatex,

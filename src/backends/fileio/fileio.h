@@ -151,6 +151,7 @@ int fileio_init(struct be_run *run, char *err, size_t errlen);
 int fileio_setup(struct be_client *cl);
 void fileio_cleanup(struct be_client *cl);
 void fileio_fini(struct be_run *run, const bool *dirty);
+void fileio_orphaned(struct be_run *run);
 
 /* The fd of directory @d, opened on first use; -errno if it cannot be.
  * The cached fd is the hot path, inlined into every op; dir_open() the
