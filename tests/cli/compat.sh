@@ -167,8 +167,9 @@ fi
 # kinds FILE: one letter per output line, consecutive repeats folded
 #   V Running line, P launch line, R releasing, W warmup, E execute,
 #   C cleanup, B blank, H header, U rule, O op row, T Throughput,
-#   our extra sections are skipped: the percentile table, and the stalls,
-#   which a busy machine may give any run (an op over 100 ms); ? anything
+#   our extra sections are skipped: the percentile table, and the stalls
+#   and their per-second view, which a busy machine may give any run (an
+#   op over 100 ms); ? anything
 #   else
 kinds() {
 	awk '
@@ -176,6 +177,7 @@ kinds() {
 	/^failed to create barrier semaphore/ { next }
 	/^ Latency ms / { extra = 1; next }
 	/^ Stalls: [0-9]+ ops? ran longer than / { extra = 1; next }
+	/^ Per second, [A-Za-z]+: its largest latency / { extra = 1; next }
 	extra && /^$/ { extra = 0; next }
 	extra { next }
 	/^Running for [0-9]+ seconds with load .* and minimum warmup [0-9]+ secs$/ { k = "V" }
