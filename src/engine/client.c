@@ -138,6 +138,9 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id];
+	cl->slow_ns = cfg->stall_ms > 0
+			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
+			      : UINT64_MAX;
 	memcpy(cl->op, b->op, sizeof(cl->op));
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
@@ -465,6 +468,21 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	hist_record(h, d);
 }
 
+/* An op of the stall threshold or longer: into the slot's slow ring for
+ * the watchdog (shm.h), before op_start_ns is cleared. */
+static void __attribute__((noinline))
+note_slow(struct client *cl, uint64_t t0, uint64_t d)
+{
+	struct client_slot *s = cl->slot;
+	uint64_t head = s->slow_head;
+	struct slow_rec *r = &s->slow[head % SLOW_RING];
+
+	r->start_ns = t0;
+	r->dur_ns = d;
+	r->pc = cl->pc;
+	__atomic_store_n(&s->slow_head, head + 1, __ATOMIC_RELEASE);
+}
+
 /* Run the next line of @cl.  Returns true when the client must stop. */
 static inline bool client_step(struct client *cl)
 {
@@ -500,10 +518,12 @@ static inline bool client_step(struct client *cl)
 	if (op->type <= OP_CLOSE)
 		rc = handle_done(cl, op, rc, old);
 	t1 = clock_ns();
-	/* tell the watchdog: done_ns first, then the start it belongs to */
-	__atomic_store_n(&s->done_ns, t1 - t0, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->done_start_ns, t0, __ATOMIC_RELEASE);
-	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELAXED);
+	/* tell the watchdog: a slow op's measured time first (a Sleep is
+	 * never slow: its op_is_timed is false), then that none is in
+	 * flight */
+	if (unlikely(t1 - t0 >= cl->slow_ns) && op_is_timed(op->type))
+		note_slow(cl, t0, t1 - t0);
+	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELEASE);
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
