@@ -221,6 +221,7 @@ static enum measured measured(const struct client_slot *s,
 			      const struct active *a, struct slow_rec *rec)
 {
 	uint64_t head = __atomic_load_n(&s->slow_head, __ATOMIC_ACQUIRE);
+	uint64_t now_head;
 
 	for (uint64_t i = head; i > 0 && head - i < SLOW_RING; i--) {
 		const struct slow_rec *r = &s->slow[(i - 1) % SLOW_RING];
@@ -231,8 +232,8 @@ static enum measured measured(const struct client_slot *s,
 		/* the copy is whole if the client has not come round to
 		 * rewriting that record since */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&s->slow_head, __ATOMIC_RELAXED) - (i - 1) >=
-		    SLOW_RING)
+		now_head = __atomic_load_n(&s->slow_head, __ATOMIC_RELAXED);
+		if (now_head - (i - 1) >= SLOW_RING)
 			return M_LOST;
 		if (rec->start_ns == a->start_ns)
 			return M_FOUND;
