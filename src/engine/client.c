@@ -444,10 +444,13 @@ static void __attribute__((noinline)) new_phase(struct client *cl)
 	s->gen = cl->gen;
 }
 
-/* The end of the run has passed before the next op: it is not started. */
-static bool __attribute__((noinline)) run_over(struct client *cl)
+/* The end of the run has passed at @now, before the next op: it is not
+ * started, and the client's part of the execute phase ended with its last
+ * op, just before @now (ticks.c: a phase that ran on past its end). */
+static bool __attribute__((noinline)) run_over(struct client *cl, uint64_t now)
 {
 	cl->done = true;
+	cl->slot->exec_end_ns = now;
 	cl->slot->state = SLOT_CLEANUP; /* no longer running an op */
 	return false;
 }
@@ -503,7 +506,7 @@ static inline bool client_step(struct client *cl)
 
 	t0 = clock_ns();
 	if (unlikely(deadline_past(t0, cl->end_ns)))
-		return run_over(cl);
+		return run_over(cl, t0);
 	s->last_start_ns = t0;
 	s->cur_op = cl->pc;
 	if (likely(cl->prev_start_ns) && !cl->cfg->target_rate && !op->ts_ns)
@@ -542,6 +545,20 @@ static inline bool client_step(struct client *cl)
 	return false;
 }
 
+/* The loop is left with @rc: a client that did not stop at the deadline
+ * (the stop flag, the end of --run-once, a failure) ended its part of the
+ * execute phase now, right after its last op. */
+static int loop_end(struct client *cls, int n, int rc)
+{
+	uint64_t now = clock_ns();
+
+	for (int i = 0; i < n; i++) {
+		if (!cls[i].slot->exec_end_ns)
+			cls[i].slot->exec_end_ns = now;
+	}
+	return rc;
+}
+
 int client_loop(struct client *cls, int n)
 {
 	uint64_t now = clock_ns();
@@ -561,9 +578,9 @@ int client_loop(struct client *cls, int n)
 
 		while (likely(!cl->hdr->stop) && !cl->done) {
 			if (client_step(cl))
-				return 1;
+				return loop_end(cls, n, 1);
 		}
-		return 0;
+		return loop_end(cls, n, 0);
 	}
 	while (active && !cls[0].hdr->stop) {
 		active = 0;
@@ -571,9 +588,9 @@ int client_loop(struct client *cls, int n)
 			if (cls[i].done)
 				continue;
 			if (client_step(&cls[i]))
-				return 1;
+				return loop_end(cls, n, 1);
 			active++;
 		}
 	}
-	return 0;
+	return loop_end(cls, n, 0);
 }

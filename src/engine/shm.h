@@ -81,6 +81,8 @@ struct client_slot {
 	volatile uint32_t state;	 /* enum slot_state */
 	volatile uint32_t cur_op;	 /* index of the op in flight */
 	volatile uint32_t cleaned;	 /* its files are gone (or kept) */
+	volatile uint64_t exec_end_ns;	 /* it left the loop: its last op had
+					  * ended (0: still in it) */
 
 	/* for the watchdog: the op in flight, and a ring of the ops that
 	 * took the stall threshold or longer, as the client measured them */
