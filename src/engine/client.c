@@ -138,6 +138,9 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id];
+	cl->slow_ns = cfg->stall_ms > 0
+			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
+			      : UINT64_MAX;
 	memcpy(cl->op, b->op, sizeof(cl->op));
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
@@ -441,10 +444,13 @@ static void __attribute__((noinline)) new_phase(struct client *cl)
 	s->gen = cl->gen;
 }
 
-/* The end of the run has passed before the next op: it is not started. */
-static bool __attribute__((noinline)) run_over(struct client *cl)
+/* The end of the run has passed at @now, before the next op: it is not
+ * started, and the client's part of the execute phase ended with its last
+ * op, just before @now (ticks.c: a phase that ran on past its end). */
+static bool __attribute__((noinline)) run_over(struct client *cl, uint64_t now)
 {
 	cl->done = true;
+	cl->slot->exec_end_ns = now;
 	cl->slot->state = SLOT_CLEANUP; /* no longer running an op */
 	return false;
 }
@@ -463,6 +469,21 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	if (d > s->tick_op_max[op->type])
 		s->tick_op_max[op->type] = d;
 	hist_record(h, d);
+}
+
+/* An op of the stall threshold or longer: into the slot's slow ring for
+ * the watchdog (shm.h), before op_start_ns is cleared. */
+static void __attribute__((noinline))
+note_slow(struct client *cl, uint64_t t0, uint64_t d)
+{
+	struct client_slot *s = cl->slot;
+	uint64_t head = s->slow_head;
+	struct slow_rec *r = &s->slow[head % SLOW_RING];
+
+	r->start_ns = t0;
+	r->dur_ns = d;
+	r->pc = cl->pc;
+	__atomic_store_n(&s->slow_head, head + 1, __ATOMIC_RELEASE);
 }
 
 /* Run the next line of @cl.  Returns true when the client must stop. */
@@ -485,7 +506,7 @@ static inline bool client_step(struct client *cl)
 
 	t0 = clock_ns();
 	if (unlikely(deadline_past(t0, cl->end_ns)))
-		return run_over(cl);
+		return run_over(cl, t0);
 	s->last_start_ns = t0;
 	s->cur_op = cl->pc;
 	if (likely(cl->prev_start_ns) && !cl->cfg->target_rate && !op->ts_ns)
@@ -500,10 +521,12 @@ static inline bool client_step(struct client *cl)
 	if (op->type <= OP_CLOSE)
 		rc = handle_done(cl, op, rc, old);
 	t1 = clock_ns();
-	/* tell the watchdog: done_ns first, then the start it belongs to */
-	__atomic_store_n(&s->done_ns, t1 - t0, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->done_start_ns, t0, __ATOMIC_RELEASE);
-	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELAXED);
+	/* tell the watchdog: a slow op's measured time first (a Sleep is
+	 * never slow: its op_is_timed is false), then that none is in
+	 * flight */
+	if (unlikely(t1 - t0 >= cl->slow_ns) && op_is_timed(op->type))
+		note_slow(cl, t0, t1 - t0);
+	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELEASE);
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
@@ -520,6 +543,20 @@ static inline bool client_step(struct client *cl)
 	if (unlikely(++cl->pc == cl->prog->nops))
 		pass_end(cl, t1);
 	return false;
+}
+
+/* The loop is left with @rc: a client that did not stop at the deadline
+ * (the stop flag, the end of --run-once, a failure) ended its part of the
+ * execute phase now, right after its last op. */
+static int loop_end(struct client *cls, int n, int rc)
+{
+	uint64_t now = clock_ns();
+
+	for (int i = 0; i < n; i++) {
+		if (!cls[i].slot->exec_end_ns)
+			cls[i].slot->exec_end_ns = now;
+	}
+	return rc;
 }
 
 int client_loop(struct client *cls, int n)
@@ -541,9 +578,9 @@ int client_loop(struct client *cls, int n)
 
 		while (likely(!cl->hdr->stop) && !cl->done) {
 			if (client_step(cl))
-				return 1;
+				return loop_end(cls, n, 1);
 		}
-		return 0;
+		return loop_end(cls, n, 0);
 	}
 	while (active && !cls[0].hdr->stop) {
 		active = 0;
@@ -551,9 +588,9 @@ int client_loop(struct client *cls, int n)
 			if (cls[i].done)
 				continue;
 			if (client_step(&cls[i]))
-				return 1;
+				return loop_end(cls, n, 1);
 			active++;
 		}
 	}
-	return 0;
+	return loop_end(cls, n, 0);
 }

@@ -37,6 +37,8 @@ struct client {
 	bool done;    /* --run-once: pass finished, or the run's end */
 	uint64_t warm_ns; /* end of the warmup (deadline.h), then NEVER */
 	uint64_t end_ns;  /* end of the measured phase */
+	uint64_t slow_ns; /* --stall-threshold: an op this long goes into
+			   * the slot's slow ring; UINT64_MAX: none */
 	uint64_t pass_start_ns;
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */

@@ -40,6 +40,23 @@ struct pass_rec {
 	uint32_t at_ms; /* end of the pass, from the release of clients */
 };
 
+/*
+ * One op of the stall threshold or longer, written by the client after the
+ * call (record at slow_head % SLOW_RING, then slow_head + 1 with release),
+ * before it clears op_start_ns: the watchdog, which saw the op in flight,
+ * finds its exact duration here however many ops the client did since.
+ * Each record takes a threshold's time (1 ms at least), so the ring holds
+ * the last SLOW_RING x threshold of slow ops: 64 ms at the smallest.
+ */
+#define SLOW_RING 64
+
+struct slow_rec {
+	volatile uint64_t start_ns; /* the op's t0 */
+	volatile uint64_t dur_ns;   /* t1 - t0 */
+	volatile uint32_t pc;	    /* its op index in the program */
+	uint32_t pad;
+};
+
 struct shm_hdr {
 	volatile uint32_t stop; /* enum stop_reason, checked between ops */
 	volatile uint32_t go;	/* set just before the barrier opens */
@@ -64,12 +81,15 @@ struct client_slot {
 	volatile uint32_t state;	 /* enum slot_state */
 	volatile uint32_t cur_op;	 /* index of the op in flight */
 	volatile uint32_t cleaned;	 /* its files are gone (or kept) */
+	volatile uint64_t exec_end_ns;	 /* it left the loop: its last op had
+					  * ended (0: still in it) */
 
-	/* for the watchdog: the op in flight and the last one completed */
+	/* for the watchdog: the op in flight, and a ring of the ops that
+	 * took the stall threshold or longer, as the client measured them */
 	volatile uint32_t pid;
-	volatile uint64_t op_start_ns;	 /* 0: no op in flight */
-	volatile uint64_t done_start_ns; /* start of the last completed op */
-	volatile uint64_t done_ns;	 /* and its duration */
+	volatile uint64_t op_start_ns; /* 0: no op in flight */
+	volatile uint64_t slow_head;   /* records written, all time */
+	struct slow_rec slow[SLOW_RING];
 
 	/* completed passes for --show-execute-time: a ring */
 	volatile uint64_t pass_head; /* written by the client */

@@ -38,6 +38,11 @@ struct ticks {
 	uint64_t worst_ns;	/* max of the execute lines' latency */
 	double last_tput;	/* MB/s of the last execute line */
 	bool printed_exec;
+	uint64_t close_lat;	/* the latency figure of the last part */
+	/* the execute phase ran on a second or more past its deadline (ops
+	 * in flight at the end run to their end): when its last op ended,
+	 * and the longest of those lines (0: it did not) */
+	uint64_t over_end_ns, over_lat;
 
 	/* the series: merged counts at the last point, and the scratch
 	 * histogram of one interval */
@@ -72,12 +77,17 @@ bool ticks_tick(struct ticks *t, uint64_t now);
 void ticks_passes(struct ticks *t);
 
 /* ticks_end - every client process is gone at @now: close the measured
- * phase if no tick did, and print the final cleanup line. */
+ * phase if no tick did, give the ops that ran on a second or more past
+ * its end a point of their own, and print the final cleanup line. */
 void ticks_end(struct ticks *t, uint64_t now);
 
 /* ticks_fill - dbench's figures into @res: warmup and measured seconds,
- * Throughput (the last execute line's MB/s) and max_latency.  @bytes is
- * what the clients moved in the measured phase. */
+ * Throughput (the last execute line's MB/s) and max_latency (the largest
+ * latency of the execute lines); if the execute phase ran on a second or
+ * more past its deadline, both cover the whole phase instead: bytes up to
+ * the end of its last op over that time, and every latency figure of the
+ * phase and of the lines that ran on.  @bytes is what the clients moved
+ * in the measured phase. */
 void ticks_fill(const struct ticks *t, struct result *res, uint64_t bytes);
 
 #endif

@@ -8,7 +8,8 @@
  * wchan and state.  While it stays stuck it is sampled again every
  * sample_ns; identical samples fold into a repeat count, so a stack that
  * moves shows as a sequence.  When the op ends the event takes its exact
- * duration from the client (done_start_ns/done_ns) and PSI again.
+ * duration from the client's ring of slow ops (shm.h: every op of the
+ * threshold or longer, as the client measured it) and PSI again.
  *
  * Memory is bounded whatever happens: the STALL_MAX_EVENTS longest events
  * are kept in full, every event is counted per op, and sampled stacks are
@@ -30,7 +31,9 @@
 
 struct active {
 	struct result_stall ev;
-	uint64_t start_ns;	/* identifies the op instance */
+	uint64_t start_ns; /* identifies the op instance */
+	uint64_t head0;	   /* the slot's slow_head when it opened */
+	uint32_t pc;	   /* the op index it was described with */
 	uint64_t next_sample_ns;
 };
 
@@ -204,6 +207,42 @@ static void fold(struct result_stalls *st, const char *stack, uint64_t n)
 	st->folded[st->nfolded++].count = n;
 }
 
+enum measured { M_FOUND, M_SHORT, M_LOST };
+
+/*
+ * The op of @a ended: find what the client measured in its slow ring,
+ * newest first (its start identifies it: a client's starts only grow).
+ * M_FOUND: @rec is it.  M_SHORT: no record, so the client measured less
+ * than the threshold (the watchdog read its clock after the client's end
+ * of the op but before the op was cleared).  M_LOST: the ring may have
+ * turned over before the watchdog looked (SLOW_RING slow ops in between).
+ */
+static enum measured measured(const struct client_slot *s,
+			      const struct active *a, struct slow_rec *rec)
+{
+	uint64_t head = __atomic_load_n(&s->slow_head, __ATOMIC_ACQUIRE);
+	uint64_t now_head;
+
+	for (uint64_t i = head; i > 0 && head - i < SLOW_RING; i--) {
+		const struct slow_rec *r = &s->slow[(i - 1) % SLOW_RING];
+
+		rec->start_ns = r->start_ns;
+		rec->dur_ns = r->dur_ns;
+		rec->pc = r->pc;
+		/* the copy is whole if the client has not come round to
+		 * rewriting that record since */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		now_head = __atomic_load_n(&s->slow_head, __ATOMIC_RELAXED);
+		if (now_head - (i - 1) >= SLOW_RING)
+			return M_LOST;
+		if (rec->start_ns == a->start_ns)
+			return M_FOUND;
+	}
+	/* head0 was read before the op was seen in flight: its record, if
+	 * any, is at head0 - 1 or later (written just before the clear) */
+	return head - a->head0 + 1 > SLOW_RING ? M_LOST : M_SHORT;
+}
+
 /* The op of @a ended (or the run did): complete it and keep it if it is
  * among the longest. */
 static void finish(struct watchdog *wd, struct active *a, int client,
@@ -212,13 +251,31 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	struct result_stalls *st = wd->cfg.out;
 	struct client_slot *s = &wd->cfg.shm->slot[client];
 	struct result_stall *ev = &a->ev;
-	uint64_t ds = __atomic_load_n(&s->done_start_ns, __ATOMIC_ACQUIRE);
-	uint64_t d = __atomic_load_n(&s->done_ns, __ATOMIC_RELAXED);
+	uint64_t d = now - a->start_ns; /* so far: still stuck */
+	struct slow_rec rec;
 	int i;
 
+	if (ended) {
+		switch (measured(s, a, &rec)) {
+		case M_FOUND:
+			d = rec.dur_ns;
+			if (rec.pc != a->pc) { /* it moved on before open */
+				free(ev->file);
+				free(ev->path);
+				ev->file = ev->path = NULL;
+				wd->cfg.describe(wd->cfg.ctx, client, rec.pc,
+						 ev);
+			}
+			break;
+		case M_SHORT: /* not a stall by the client's clock */
+			result_stall_free(ev);
+			return;
+		case M_LOST: /* an upper bound: the time to this poll */
+			break;
+		}
+	}
 	ev->ended = ended;
-	ev->duration_ms = (double)(ended && ds == a->start_ns
-					   ? d : now - a->start_ns) / 1e6;
+	ev->duration_ms = (double)d / 1e6;
 	watchdog_read_psi(wd->cfg.proc, ev->psi_end);
 	st->total++;
 	st->count[ev->op]++;
@@ -243,7 +300,7 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 }
 
 static void open_event(struct watchdog *wd, int client, uint64_t start,
-		       uint64_t now)
+		       uint64_t head0, uint64_t now)
 {
 	struct client_slot *s = &wd->cfg.shm->slot[client];
 	struct active *a = calloc(1, sizeof(*a));
@@ -258,9 +315,11 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
 		return;
 	ev = &a->ev;
 	a->start_ns = start;
+	a->head0 = head0;
+	a->pc = s->cur_op;
 	ev->client = client;
 	ev->pid = (int)s->pid;
-	wd->cfg.describe(wd->cfg.ctx, client, s->cur_op, ev);
+	wd->cfg.describe(wd->cfg.ctx, client, a->pc, ev);
 	ev->start_s = (double)(start - wd->cfg.shm->hdr.start_ns) / 1e9;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	wall = (uint64_t)rt.tv_sec * NSEC_PER_SEC + (uint64_t)rt.tv_nsec -
@@ -281,6 +340,10 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 {
 	for (int i = 0; i < wd->cfg.nclients; i++) {
 		struct client_slot *s = &wd->cfg.shm->slot[i];
+		/* first: the record of the op seen in flight next, if it
+		 * gets one, is at head0 - 1 or later */
+		uint64_t head0 = __atomic_load_n(&s->slow_head,
+						 __ATOMIC_ACQUIRE);
 		uint64_t start = __atomic_load_n(&s->op_start_ns,
 						 __ATOMIC_ACQUIRE);
 		struct active *a = wd->active[i];
@@ -292,7 +355,7 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 		}
 		if (!a && start && now > start &&
 		    now - start >= wd->cfg.threshold_ns) {
-			open_event(wd, i, start, now);
+			open_event(wd, i, start, head0, now);
 		} else if (a && now >= a->next_sample_ns) {
 			sample(wd, &a->ev, a->ev.pid,
 			       (double)(now - a->start_ns) / 1e6);

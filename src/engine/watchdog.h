@@ -5,8 +5,10 @@
  * records while it is still stuck the kernel stack, wait channel and
  * state of the client process and the system's pressure (PSI).
  *
- * It only reads the clients' slots (op_start_ns, cur_op, done_*): nothing
- * is sent to the clients and their hot loop only publishes three values.
+ * It only reads the clients' slots (op_start_ns, cur_op, and the ring of
+ * slow ops with their measured durations, shm.h): nothing is sent to the
+ * clients, whose hot loop publishes the start of each op and writes a
+ * record only for an op of the threshold or longer.
  */
 #ifndef DBNG_WATCHDOG_H
 #define DBNG_WATCHDOG_H

@@ -158,5 +158,92 @@ ffs_umount
 [ ! -e "$BACK/no" ] || fail "mkdir no: in the backing dir"
 echo "ok: rules file and SIGHUP reload"
 
+note "(6) every client stuck in a write across the end of the run"
+# Once the first progress line is out (the rule comes by SIGHUP, so it
+# starts in the run's own second second, however slow the set-up was),
+# every write takes 3.5 s: the 4 clients of a -t 3 run are stuck in a
+# WriteX that ends at 4.5 s or later, over a second past the time limit
+# (issue 13).
+# The parent must still print a line every second, and since the op in
+# flight at the end runs to its end and counts in the execute phase, the
+# Throughput line and max_latency must cover the phase to the end of the
+# last of them: bytes over that time, and the stuck lines.  Under strace
+# (if there is one), the parent's main thread must make no call but poll,
+# read and write from its first progress line to its last: nothing it
+# does between ticks may wait on the filesystem under test.
+: >"$TMP/rules"
+ffs_mount --rules "$TMP/rules"
+trace=()
+command -v strace >/dev/null && trace=(strace -f -s 80 -o "$TMP/st" -e trace=file,desc)
+"${trace[@]}" "$DBNG" -t 3 --warmup 0 --json "$TMP/r6.json" -D "$MNT" 4 \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_for "$TMP/out" 'execute +1 sec'
+echo 'write delay=3500' >"$TMP/rules"
+kill -HUP "$FFS_PID"
+wait "$pid" || fail "exit $? with writes stuck across the end: $(cat "$TMP/err")"
+ffs_umount
+sed -n '/releasing/,/^ *0  cleanup/p' "$TMP/out"
+grep -E '^ WriteX|^Throughput' "$TMP/out"
+rc=0
+python3 - "$TMP/out" "$TMP/r6.json" <<'PY' >"$TMP/chk6" 2>&1 || rc=$?
+import json, re, sys
+out = open(sys.argv[1]).read()
+d = json.load(open(sys.argv[2]))
+bad = []
+# a line for every second: the ticks' seconds never skip one
+secs = [int(m) for m in re.findall(r"(?:execute|cleanup) +(\d+) sec", out)]
+for a, b in zip(secs, secs[1:]):
+    if b > a + 1:
+        bad.append("no progress line in second %d: %s" % (a + 1, secs))
+wx = [o for o in d["ops"] if o["name"] == "WriteX"][0]["lat_ns"]["max"]
+pts = d["time_series"]["points"]
+# when the last stuck write ended: the stall events have it exactly
+ends = [e["start_s"] + e["duration_ms"] / 1e3 for e in d["stalls"]["events"]
+        if e["op"] == "WriteX" and e["duration_ms"] >= 3499]
+if wx < 3.5e9 or len(ends) < 4:
+    print("the delay did not reach every client (WriteX max %.3f ms, %d stalls)"
+          % (wx / 1e6, len(ends)))
+    sys.exit(77)
+over = max(ends)
+if over < 4.0:
+    print("the stuck writes ended %.3f s after the release, not a second past the end" % over)
+    sys.exit(77)
+s = d["summary"]
+# Throughput: every byte of the execute phase over its time, to its last
+# op's end (the client leaves right after it: 50 ms of slack)
+lo, hi = s["bytes"] / 1e6 / (over + 0.05), s["bytes"] / 1e6 / over
+if not lo <= s["throughput_mbps"] <= hi:
+    bad.append("Throughput %.6f MB/s, not the bytes of the execute phase over its %.3f s, %.6f MB/s"
+               % (s["throughput_mbps"], over, hi))
+if "Throughput %g MB/sec" % s["throughput_mbps"] not in out:
+    bad.append("the Throughput line is not the JSON's %g" % s["throughput_mbps"])
+if not s["max_latency_ms"] * 1e6 >= wx:
+    bad.append("max_latency %.3f ms < the stuck WriteX %.3f ms" % (s["max_latency_ms"], wx / 1e6))
+if "WriteX" not in pts[-1].get("ops", {}) or pts[-1]["ops"]["WriteX"][1] != wx:
+    bad.append("the last point of the series lacks the stuck WriteX: %s" % pts[-1])
+if bad:
+    sys.exit("; ".join(bad))
+print("ok: a line each second %s; Throughput %g MB/s = bytes / %.3f s (to the last stuck write); max_latency %.3f ms >= WriteX %.3f ms"
+      % (secs, s["throughput_mbps"], over, s["max_latency_ms"], wx / 1e6))
+PY
+[ $rc = 77 ] && skip "$(cat "$TMP/chk6")"
+[ $rc = 0 ] || fail "$(cat "$TMP/chk6")"
+cat "$TMP/chk6"
+if [ ${#trace[@]} -gt 0 ]; then
+	# the main thread is the first pid strace names; from its first
+	# progress line to its last wait for the clients (after that it
+	# reads /proc for the disturbance figures and cleans up)
+	main=$(awk 'NR == 1 {print $1}' "$TMP/st")
+	awk -v m="$main" '$1 == m && /write\(1, ".*execute +1 sec/ {on = 1}
+		$1 == m && on' "$TMP/st" >"$TMP/main"
+	last=$(grep -n '^[0-9]* *poll(' "$TMP/main" | tail -1 | cut -d: -f1)
+	head -n "${last:-0}" "$TMP/main" |
+		grep -Ev '^[0-9]+ +((poll|read|write)\(|<\.\.\. (poll|read|write) resumed>|--- SIG)' >"$TMP/calls"
+	[ ! -s "$TMP/calls" ] ||
+		fail "the parent made other calls between its ticks: $(head -5 "$TMP/calls")"
+	echo "ok: between its ticks the parent only polled, read its signalfd and wrote its lines"
+fi
+
 ! grep -q " $MNT " /proc/mounts || fail "$MNT still mounted"
 echo "all faultfs checks passed"

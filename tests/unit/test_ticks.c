@@ -447,6 +447,94 @@ static void test_passes(void **state)
 	fix_free(f);
 }
 
+/* Every client stuck in one WriteX from 2.5 s to 4.15 s of a -t 3 run
+ * (issue 13: jbd2_log_wait_commit): the ticks go on once a second, and
+ * since the ops in flight at the end run to their end and count in the
+ * execute phase (deadline.h), which thus lasted 4.15 s, the Throughput
+ * line covers its bytes over those 4.15 s and max_latency the 1.65 s
+ * lines, not just the last execute line's 2 s (issue 13 item 3). */
+static void test_stuck_across_the_end(void **state)
+{
+	struct fix *f = fix_new(4, 3, 0);
+	uint64_t stuck = T0 + 2500 * MS, end = T0 + 4150 * MS;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		work(f, i, 100, 10000000);
+		call(f, i, OP_WRITEX, 2 * MS);
+	}
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   4       100    40.00 MB/sec  execute   1 sec  "
+		      "latency 2.000 ms\n");
+	for (int i = 0; i < 4; i++) {
+		work(f, i, 100, 10000000);
+		call(f, i, OP_WRITEX, 3 * MS);
+	}
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "   4       200    40.00 MB/sec  execute   2 sec  "
+		      "latency 3.000 ms\n");
+	for (int i = 0; i < 4; i++) {
+		work(f, i, 50, 5000000);
+		f->shm->slot[i].last_start_ns = stuck; /* the WriteX */
+	}
+	assert_false(ticks_tick(f->t, T0 + 3 * S + MS));
+	expect_out(f, "   4  cleanup   3 sec\n");
+	assert_false(ticks_tick(f->t, T0 + 4 * S));
+	expect_out(f, "   4  cleanup   4 sec\n");
+	/* the WriteX calls end at 4.15 s, with 1 MB each */
+	for (int i = 0; i < 4; i++) {
+		work(f, i, 1, 1000000);
+		call(f, i, OP_WRITEX, end - stuck);
+		f->shm->slot[i].exec_end_ns = end;
+		clean(f, i);
+	}
+	ticks_end(f->t, end + 50 * MS);
+	expect_out(f, "   0  cleanup   4 sec\n");
+	ticks_fill(f->t, f->res, 4 * 26000000);
+	assert_true(f->res->measured_s == 3.0);
+	/* 104 MB in 4.15 s, not the 2 s line's 40 MB/s */
+	assert_true(f->res->throughput > 104 / 4.15 - 1e-9 &&
+		    f->res->throughput < 104 / 4.15 + 1e-9);
+	assert_true(f->res->max_latency_ms == 1650.0);
+	/* the series has the stuck calls in a point that ends with them */
+	expect_series(f, false, 4 * 251, 4 * 26000000);
+	assert_true(f->res->points[f->res->npoints - 1].t == 4.15);
+	assert_int_equal(f->res->points[f->res->npoints - 1].max_ns[OP_WRITEX],
+			 end - stuck);
+	fix_free(f);
+}
+
+/* An op in flight at the end that ends less than a second later (the
+ * normal case, where ops take microseconds or milliseconds): dbench's
+ * figures, the last execute line's MB/s and the largest latency of the
+ * lines, which leave out the last partial second. */
+static void test_end_normal(void **state)
+{
+	struct fix *f = fix_new(1, 2, 0);
+
+	(void)state;
+	work(f, 0, 100, 3000000);
+	call(f, 0, OP_WRITEX, 5 * MS);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1       100     3.00 MB/sec  execute   1 sec  "
+		      "latency 5.000 ms\n");
+	work(f, 0, 100, 1000000);
+	call(f, 0, OP_WRITEX, 40 * MS);
+	f->shm->slot[0].last_start_ns = T0 + 2 * S - 10 * MS;
+	assert_false(ticks_tick(f->t, T0 + 2 * S + MS));
+	expect_out(f, "   1  cleanup   2 sec\n");
+	work(f, 0, 1, 1000000);
+	call(f, 0, OP_WRITEX, 999 * MS);
+	f->shm->slot[0].exec_end_ns = T0 + 3 * S - 11 * MS;
+	clean(f, 0);
+	ticks_end(f->t, T0 + 3 * S);
+	expect_out(f, "   0  cleanup   3 sec\n");
+	ticks_fill(f->t, f->res, 5000000);
+	assert_true(f->res->throughput == 3.0);
+	assert_true(f->res->max_latency_ms == 5.0);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +548,8 @@ int main(void)
 		cmocka_unit_test(test_series_ops),
 		cmocka_unit_test(test_machine_readable),
 		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_stuck_across_the_end),
+		cmocka_unit_test(test_end_normal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

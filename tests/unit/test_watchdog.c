@@ -133,12 +133,21 @@ static void op_start(struct fix *f, int id, uint32_t pc, uint64_t t0)
 	f->shm->slot[id].op_start_ns = t0;
 }
 
-/* ... and it ended after @d ns. */
+/* ... and it ended after @d ns: an op of the threshold or longer goes
+ * into the slot's slow ring (client.c, note_slow), then none is in flight. */
 static void op_end(struct fix *f, int id, uint64_t t0, uint64_t d)
 {
-	f->shm->slot[id].done_ns = d;
-	f->shm->slot[id].done_start_ns = t0;
-	f->shm->slot[id].op_start_ns = 0;
+	struct client_slot *s = &f->shm->slot[id];
+
+	if (d >= 100 * MS) {
+		struct slow_rec *r = &s->slow[s->slow_head % SLOW_RING];
+
+		r->start_ns = t0;
+		r->dur_ns = d;
+		r->pc = s->cur_op;
+		s->slow_head++;
+	}
+	s->op_start_ns = 0;
 }
 
 static void test_short_op(void **state)
@@ -229,6 +238,95 @@ static void test_one_stall(void **state)
 	fix_free(f);
 }
 
+/* The client ended the stall and ran a whole short op before the next
+ * poll (the usual case: polls are 5 ms apart, ops take microseconds):
+ * the duration is still the stalled op's own, to the nanosecond, and the
+ * short op is no stall. */
+static void test_next_op_before_poll(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t t0 = T0 + 2 * NSEC_PER_SEC, t1 = t0 + 500280 * NSEC_PER_USEC;
+
+	(void)state;
+	op_start(f, 0, 4, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS);
+	watchdog_poll(f->wd, t0 + 500 * MS);
+	op_end(f, 0, t0, t1 - t0);
+	op_start(f, 0, 5, t1 + 1000);
+	op_end(f, 0, t1 + 1000, 20000);
+	op_start(f, 0, 6, t1 + 22000);
+	watchdog_poll(f->wd, t0 + 503663 * NSEC_PER_USEC);
+	op_end(f, 0, t1 + 22000, 15000);
+	watchdog_end(f->wd, t0 + 510 * MS);
+	assert_int_equal(f->out.total, 1);
+	assert_int_equal(f->out.nevents, 1);
+	assert_true(f->out.events[0].ended);
+	assert_true(f->out.events[0].duration_ms == 500.28);
+	assert_true(f->out.max_ms[OP_RENAME] == 500.28);
+	fix_free(f);
+}
+
+/* The watchdog's clock passed the threshold, but the client's own time
+ * of the op is under it (it ended the op between its clock read and the
+ * clear): not a stall.  And an event opened as the client moved on to
+ * the next op is named after the op it timed (the record's pc). */
+static void test_client_decides(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t t0 = T0 + NSEC_PER_SEC, t1;
+
+	(void)state;
+	op_start(f, 0, 2, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS); /* opens */
+	op_end(f, 0, t0, 100 * MS - 1);
+	watchdog_poll(f->wd, t0 + 105 * MS);
+	assert_int_equal(f->out.total, 0);
+	/* the poll finds op 3 in flight for 150 ms, but the client has
+	 * already written op index 4 as current */
+	t1 = t0 + 200 * MS;
+	op_start(f, 0, 3, t1);
+	f->shm->slot[0].cur_op = 4;
+	watchdog_poll(f->wd, t1 + 150 * MS);
+	f->shm->slot[0].cur_op = 3; /* what note_slow stores */
+	op_end(f, 0, t1, 150 * MS + 7);
+	f->shm->slot[0].cur_op = 4;
+	watchdog_end(f->wd, t1 + 160 * MS);
+	assert_int_equal(f->out.total, 1);
+	assert_int_equal(f->out.events[0].line, 13);
+	assert_true(f->out.events[0].duration_ms == 150.000007);
+	fix_free(f);
+}
+
+/* More slow ops than the ring holds between two polls: the oldest is
+ * lost, which is said by an upper bound (the time to the poll), never by
+ * another op's time; the ones still in the ring are exact. */
+static void test_ring_turned(void **state)
+{
+	struct fix *f = fix_new(2, true);
+	uint64_t t0 = T0 + NSEC_PER_SEC, t = t0 + 101 * MS;
+
+	(void)state;
+	op_start(f, 0, 0, t0);
+	op_start(f, 1, 0, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS);
+	op_end(f, 0, t0, 101 * MS);
+	op_end(f, 1, t0, 101 * MS);
+	for (int i = 0; i < SLOW_RING; i++) { /* client 0 only */
+		op_start(f, 0, 1, t);
+		op_end(f, 0, t, 100 * MS);
+		t += 100 * MS;
+	}
+	watchdog_poll(f->wd, t);
+	watchdog_end(f->wd, t);
+	assert_int_equal(f->out.total, 2);
+	assert_true(f->out.events[0].duration_ms ==
+		    (double)(t - t0) / 1e6); /* client 0: lost */
+	assert_int_equal(f->out.events[0].client, 0);
+	assert_true(f->out.events[1].duration_ms == 101.0);
+	assert_int_equal(f->out.events[1].client, 1);
+	fix_free(f);
+}
+
 /* Still stuck when the run ends: not ended, as long as it was. */
 static void test_stuck_at_end(void **state)
 {
@@ -310,6 +408,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_op),
 		cmocka_unit_test(test_one_stall),
+		cmocka_unit_test(test_next_op_before_poll),
+		cmocka_unit_test(test_client_decides),
+		cmocka_unit_test(test_ring_turned),
 		cmocka_unit_test(test_stuck_at_end),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_no_stacks),
