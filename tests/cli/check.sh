@@ -84,6 +84,23 @@ grep -Eq '^regressed: LockX mean [0-9.e-]+ -> [0-9.]+ ms \(p=0\.0079, 5 vs 5 run
 	fail "reason: $(cat "$TMP/out")"
 grep -Eq '^ LockX +mean .* REGRESSED$' "$TMP/err" || fail "no table on stderr"
 
+note "all metrics: the halved throughput is decided in 5 runs (the sequential rule)"
+# the candidate's clients wait for each other's lock: every candidate run
+# does half the baseline's work (sleep-bound, whatever the machine), which
+# the first look (5 vs 5, MB/s alone at alpha/4) calls significant
+# shellcheck disable=SC2086
+"$DBNG" check --baseline "$TMP"/base-*.json --busy-ok -c "$TMP/cand.load" $RUN \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+cat "$TMP/out"
+[ $rc = 1 ] || fail "all metrics: exit $rc, expected 1: $(tail -5 "$TMP/err")"
+grep -Eq '^regressed: throughput [0-9.]+ -> [0-9.]+ MB/s \(p=0\.0079, 5 vs 5 runs\)' "$TMP/out" ||
+	fail "all metrics: $(cat "$TMP/out")"
+grep -q '^check: run 5: ' "$TMP/err" && ! grep -q '^check: run 6: ' "$TMP/err" ||
+	fail "all metrics: not decided in 5 runs: $(grep '^check:' "$TMP/err")"
+grep -q '^sequential: this look spends 0.025 of alpha 0.05: MB/s alone at 0.0125' "$TMP/err" ||
+	fail "all metrics: no sequential line: $(grep '^sequential' "$TMP/err")"
+
 note "--json names the kept runs; --no-keep keeps none"
 ls -d "$TMP"/dbench-ng-check.* >"$TMP/dirs"
 # shellcheck disable=SC2086
