@@ -264,7 +264,9 @@ static int add_row(struct cmp_report *r, struct result **base,
 		cmp_metric_value(base[i], op, m, &w->a[i]);
 	for (int i = 0; i < r->nb; i++)
 		cmp_metric_value(cand[i], op, m, &w->b[i]);
-	for (int i = 0; i < r->na + r->nb; i++) {
+	w->eligible = op < 0 || w->min_count >= cmp_min_ops(m);
+	r->nfew += !w->eligible;
+	for (int i = 0; w->eligible && i < r->na + r->nb; i++) {
 		if ((i < r->na ? w->a[i] : w->b[i - r->na]) != w->a[0]) {
 			r->nvarying++;
 			break;

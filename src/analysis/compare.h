@@ -24,6 +24,12 @@ struct cmp_opts {
 	/* NULL, or the only metrics compared (and corrected for): a comma
 	 * list of METRIC, OP or OP:METRIC, e.g. "p99.9,Rename:over100ms" */
 	const char *metric_filter;
+	/* 0: one comparison, tested at alpha (compare).  Else this is one
+	 * look of a sequence (check) and spends this much of the error rate
+	 * (cmp_seq_alpha()): the run's throughput alone at half of it, the
+	 * other metrics (Holm) at the other half, or at all of it once the
+	 * throughput is rejected.  The CI stays at 1 - alpha. */
+	double look_alpha;
 };
 
 /* the defaults above */
@@ -125,6 +131,35 @@ int cmp_cand_runs_needed(const struct cmp_report *r);
 /* cmp_nrows - the number of rows (metrics compared); 0: nothing in
  * common to compare */
 int cmp_nrows(const struct cmp_report *r);
+
+/*
+ * The sequential rule of check (docs/regressions.md "Fewer runs: a
+ * sequential decision"): look @k (1-based) of at most @nlooks spends
+ * cmp_seq_alpha() of @alpha: all of it with one look, half each with
+ * two; else half at the first look, a quarter at the last, and the
+ * looks between share the last quarter.  The sum over the looks is
+ * @alpha, so whatever the looks' dependence, the chance of a false alarm
+ * anywhere in the sequence is at most @alpha (Bonferroni).
+ */
+double cmp_seq_alpha(double alpha, int k, int nlooks);
+
+/* What check does after a look. */
+enum cmp_seq_step {
+	CMP_SEQ_GOOD,	 /* no regression: exit 0 */
+	CMP_SEQ_BAD,	 /* regressed: exit 1 */
+	CMP_SEQ_MORE,	 /* unclear: one more run */
+	CMP_SEQ_UNCLEAR, /* still unclear at the last look: exit 125 */
+};
+
+/*
+ * cmp_seq_next - the step after look @r with @runs candidate runs, of at
+ * most @max_runs: the test decides when it can (regressed; or nothing
+ * regressed and nothing unclear); an unclear answer takes another run,
+ * up to the last; too few runs for the test take more while that can
+ * help, else the thresholds decide.
+ */
+enum cmp_seq_step cmp_seq_next(const struct cmp_report *r, int runs,
+			       int max_runs);
 
 /* cmp_free - release @r (NULL is fine) */
 void cmp_free(struct cmp_report *r);

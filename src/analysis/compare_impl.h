@@ -58,6 +58,18 @@ bool cmp_higher_worse(int m);
 /* cmp_is_ms - whether metric @m is a latency in ms */
 bool cmp_is_ms(int m);
 
+/*
+ * The fewest ops of the op that every run must have for metric @m to
+ * carry a verdict: CMP_FEW_OPS for a mean, a max, a rate or an
+ * exceedance count (a run of 1 or 2 ops gives a count, not a rate, and
+ * ties across runs), CMP_TAIL_OPS / (1 - p) for a percentile p, so that
+ * at least CMP_TAIL_OPS ops lie beyond it (p50 20, p99 1000, p99.9
+ * 10000); 0 for MB/s, the run's own figure.
+ */
+#define CMP_FEW_OPS  5
+#define CMP_TAIL_OPS 10
+uint64_t cmp_min_ops(int m);
+
 /* cmp_metric_value - the value of metric @m of op @op (-1: the run) in
  * run @r, if it has it */
 bool cmp_metric_value(const struct result *r, int op, int m, double *v);
@@ -77,8 +89,10 @@ struct cmp_row {
 	int metric;	    /* enum cmp_metric */
 	double *a, *b;	    /* one value per run */
 	uint64_t min_count; /* fewest ops of the op in a run */
+	bool eligible;	    /* min_count >= cmp_min_ops(): may decide */
 	double med_a, med_b, change;
 	double p, pmin, p_holm; /* NAN when not computed */
+	double level;		/* p_holm < level rejects */
 	bool tested;		/* in the Holm family */
 	double ci_lo, ci_hi;	/* NAN when not computed */
 	enum cmp_v verdict;
@@ -93,18 +107,21 @@ struct cmp_report {
 	enum cmp_mode mode;
 	int nrows;
 	struct cmp_row *rows;
-	int family;    /* metrics in the Holm family */
-	int nvarying;  /* metrics whose values are not all equal */
-	double best_p; /* smallest Holm-adjusted p these runs allow */
+	int family;	/* metrics in the Holm family */
+	int nvarying;	/* eligible metrics whose values are not all equal */
+	int nfew;	/* metrics with too few ops to decide */
+	double best_p;	/* smallest Holm-adjusted p these runs allow */
+	bool reachable; /* some metric can reach its level */
+	double level1, level2; /* look_alpha's split (MB/s, the rest) */
 	int nworse, nbetter, nunclear;
-	int worst; /* row the reason names, or -1 */
+	int worst; /* row the reason names first, or -1 */
 	int nnotes;
 	char *notes[CMP_MAX_NOTES];
 	/* what else the machine did, per side (0 baseline, 1 candidate):
 	 * runs that recorded it, runs past the bound, the largest figures */
 	int machine_runs[2], disturbed[2];
 	double other_max[2], steal_max[2];
-	char reason[512];
+	char reason[768];
 };
 
 /* cmp_note - add a note to @r (at most CMP_MAX_NOTES) */
@@ -119,6 +136,10 @@ const char *cmp_op_name(int op);
 /* cmp_decide - the mode, the tests and the verdict of every row; 0, or -1
  * when out of memory */
 int cmp_decide(struct cmp_report *r);
+
+/* cmp_evidence_cmp - whether row @i is stronger evidence (< 0) than row
+ * @j (> 0): the order in which the reason names regressed metrics */
+int cmp_evidence_cmp(const struct cmp_report *r, int i, int j);
 
 /* cmp_family_size - the metrics Holm would correct for */
 int cmp_family_size(const struct cmp_report *r);

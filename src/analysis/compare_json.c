@@ -66,7 +66,7 @@ static json_t *report_json(const struct cmp_report *r)
 		json_array_append_new(
 			rows,
 			json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-				  "s:b,s:o,s:o,s:s}",
+				  "s:b,s:o,s:o,s:s,s:b,s:o}",
 				  "op", cmp_op_name(w->op), "metric",
 				  cmp_metric[w->metric].name, "worse",
 				  cmp_higher_worse(w->metric) ? "higher"
@@ -78,7 +78,12 @@ static json_t *report_json(const struct cmp_report *r)
 				  "p", jnum(w->p), "p_holm", jnum(w->p_holm),
 				  "in_family", w->tested, "ci_low",
 				  jnum(w->ci_lo), "ci_high", jnum(w->ci_hi),
-				  "verdict", v));
+				  "verdict", v, "eligible", w->eligible,
+				  "min_ops",
+				  w->op < 0
+					  ? json_null()
+					  : json_integer(
+						    (json_int_t)w->min_count)));
 	}
 	json_object_set_new(doc, "format", json_string("dbench-ng-compare"));
 	json_object_set_new(doc, "format_version", json_integer(1));

@@ -5,6 +5,7 @@
  */
 #include "compare_impl.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 #include <strings.h>
@@ -50,6 +51,17 @@ bool cmp_is_ms(int m)
 {
 	return cmp_metric[m].kind == CMP_K_MS ||
 	       cmp_metric[m].kind == CMP_K_TAIL;
+}
+
+uint64_t cmp_min_ops(int m)
+{
+	double pct = cmp_metric[m].pct;
+
+	if (m == CMP_M_MBS)
+		return 0;
+	if (pct > 0)
+		return (uint64_t)ceil(CMP_TAIL_OPS / (1 - pct / 100) - 1e-9);
+	return CMP_FEW_OPS;
 }
 
 /*

@@ -8,6 +8,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sigtest.h"
 
@@ -91,9 +93,52 @@ void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len)
 			 rn, r->o.alpha, r->family);
 }
 
+/*
+ * ": WriteX mean, Find p99.9" -- the regressed metrics after the one
+ * named, strongest evidence first (cmp_evidence_cmp()), into @buf;
+ * ", ..." when they do not fit.
+ */
+static void list_rest(const struct cmp_report *r, char *buf, size_t len)
+{
+	int *v = malloc((size_t)r->nrows * sizeof(*v)), n = 0;
+	size_t at = 0;
+
+	buf[0] = 0;
+	if (!v)
+		return;
+	for (int i = 0; i < r->nrows; i++) {
+		int k = n++;
+
+		if (r->rows[i].verdict != CMP_V_WORSE || i == r->worst) {
+			n--;
+			continue;
+		}
+		while (k > 0 && cmp_evidence_cmp(r, i, v[k - 1]) < 0) {
+			v[k] = v[k - 1];
+			k--;
+		}
+		v[k] = i;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct cmp_row *w = &r->rows[v[k]];
+		char item[96];
+		int m = snprintf(item, sizeof(item), "%s%s %s", k ? ", " : ": ",
+				 cmp_op_name(w->op),
+				 cmp_metric[w->metric].name);
+
+		if (m < 0 || at + (size_t)m + 6 > len) {
+			snprintf(buf + at, len - at, ", ...");
+			break;
+		}
+		memcpy(buf + at, item, (size_t)m + 1);
+		at += (size_t)m;
+	}
+	free(v);
+}
+
 void cmp_make_reason(struct cmp_report *r)
 {
-	char what[160], rn[64], why[160] = "", tail[160] = "", c[32];
+	char what[160], rn[64], why[160] = "", tail[400] = "", c[32];
 	int n = 0;
 
 	fmt_runs(r, rn, sizeof(rn));
@@ -103,9 +148,15 @@ void cmp_make_reason(struct cmp_report *r)
 		const struct cmp_row *w = &r->rows[r->worst];
 
 		row_text(what, sizeof(what), w);
-		if (r->nworse > 1)
-			snprintf(tail, sizeof(tail), ", and %d more metric%s",
-				 r->nworse - 1, r->nworse > 2 ? "s" : "");
+		if (r->nworse > 1) {
+			int m = snprintf(
+				tail, sizeof(tail), ", and %d more metric%s",
+				r->nworse - 1, r->nworse > 2 ? "s" : "");
+
+			if (m > 0 && (size_t)m < sizeof(tail))
+				list_rest(r, tail + m,
+					  sizeof(tail) - (size_t)m);
+		}
 		if (r->mode == CMP_MODE_TEST)
 			snprintf(r->reason, sizeof(r->reason),
 				 "regressed: %s (p=%.2g, %s)%s", what,

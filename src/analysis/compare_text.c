@@ -22,7 +22,9 @@ static const char *verdict_word(const struct cmp_row *w)
 	case CMP_V_BETTER:
 		return "improved";
 	default:
-		return w->unclear ? "unclear" : "no change";
+		return !w->eligible ? "few ops"
+		       : w->unclear ? "unclear"
+				    : "no change";
 	}
 }
 
@@ -82,6 +84,15 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			why);
 		break;
 	}
+	if (r->o.look_alpha > 0 && r->mode != CMP_MODE_ONE_RUN)
+		fprintf(f,
+			"sequential: this look spends %.3g of alpha %g: MB/s "
+			"alone at %.3g, the other metrics at %.3g%s "
+			"(docs/regressions.md)\n",
+			r->o.look_alpha, r->o.alpha, r->level1, r->level2,
+			r->level1 > 0 && r->level2 >= r->o.look_alpha
+				? " (MB/s rejected: all of it)"
+				: "");
 	if (r->machine_runs[0] || r->machine_runs[1])
 		fprintf(f,
 			"machine: other processes used up to %.2f CPUs "
@@ -90,6 +101,14 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			r->other_max[0], r->other_max[1], DISTURB_OTHER_CPUS,
 			DISTURB_STEAL_PCT, r->disturbed[0], r->na,
 			r->disturbed[1], r->nb);
+	if (r->nfew)
+		fprintf(f,
+			"few ops: %d metric%s of ops with too few ops in some "
+			"run to decide (%d for a mean, rate, max or count, "
+			"%d/(1-p) for a percentile p): shown, never a "
+			"verdict\n",
+			r->nfew, r->nfew == 1 ? "" : "s", CMP_FEW_OPS,
+			CMP_TAIL_OPS);
 	for (int i = 0; i < r->nnotes; i++) {
 		/* a note may quote a string of a result file */
 		fputs("note: ", f);

@@ -118,14 +118,19 @@ static double pool_ranks(const double *a, size_t na, const double *b, size_t nb,
 
 /*
  * Exact: count, for every doubled rank sum s, the subsets of size k of
- * the pooled ranks that sum to s (dp[kk][s], kk = 0..k), then add up the
- * subsets at least as far from the mean k * (n + 1) as @dev.
+ * the pooled ranks that sum to s (dp[kk][s], kk = 0..k).  The p-value is
+ * twice the smaller tail at the observed sum @obs, P(S <= obs) or
+ * P(S >= obs), capped at 1.  Without ties the distribution is symmetric
+ * and that is P(|S - mean| >= |obs - mean|); with ties it is not, and
+ * counting only the deviation would let a tie group at one end (values
+ * read from the same histogram bucket in several runs) halve the p of a
+ * split at the other end.  @pmin: the same at the two extreme sums.
  */
-static int mwu_exact(const long *r2, size_t n, size_t k, long dev, double *p,
+static int mwu_exact(const long *r2, size_t n, size_t k, long obs, double *p,
 		     double *pmin)
 {
-	long smax = 0, mean = (long)(k * (n + 1)), devmax = 0;
-	double total = 0, hit = 0, extreme = 0;
+	long smax = 0, slo = -1, shi = 0;
+	double total = 0, lo = 0, hi = 0;
 	double *dp;
 	size_t w;
 
@@ -149,23 +154,25 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long dev, double *p,
 	}
 	for (long s = 0; s <= smax; s++) {
 		double c = dp[k * w + (size_t)s];
-		long d = labs(s - mean);
 
 		if (!c)
 			continue;
 		total += c;
-		if (d >= dev)
-			hit += c;
-		if (d > devmax) {
-			devmax = d;
-			extreme = 0;
-		}
-		if (d == devmax)
-			extreme += c;
+		if (s <= obs)
+			lo += c;
+		if (s >= obs)
+			hi += c;
+		if (slo < 0)
+			slo = s;
+		shi = s;
 	}
+	*p = fmin(1, 2 * fmin(lo, hi) / total);
+	*pmin = fmin(
+		1, 2 * fmin(dp[k * w + (size_t)slo], dp[k * w + (size_t)shi]) /
+			   total);
+	if (slo == shi)
+		*pmin = 1;
 	free(dp);
-	*p = hit / total;
-	*pmin = extreme / total;
 	return 0;
 }
 
@@ -201,7 +208,7 @@ double st_mwu(const double *a, size_t na, const double *b, size_t nb,
 	}
 	dev = labs(w2 - (long)(k * (n + 1)));
 	if (na * nb <= ST_MWU_EXACT_MAX) {
-		if (mwu_exact(r2, n, k, dev, &p, &pm)) {
+		if (mwu_exact(r2, n, k, w2, &p, &pm)) {
 			p = pm = NAN;
 		}
 		goto out;

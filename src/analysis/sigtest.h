@@ -32,12 +32,15 @@ double st_rel_change(double from, double to);
 /*
  * st_mwu - two-sided Mann-Whitney U (Wilcoxon rank-sum) test of samples
  * @a and @b.  Tied values get mid-ranks.  Returns the p-value: for
- * na * nb <= ST_MWU_EXACT_MAX the exact probability, under the
- * permutation distribution of the mid-rank sum given the pooled values,
- * that the rank sum lies at least as far from its mean as observed;
- * beyond that the normal approximation with tie and continuity
- * correction.  When @pmin is not NULL it receives the smallest p-value
- * any split of these pooled values could give (1 when every value is
+ * na * nb <= ST_MWU_EXACT_MAX twice the smaller exact tail probability
+ * (at or below, at or above the observed rank sum; capped at 1) under the
+ * permutation distribution of the mid-rank sum given the pooled values --
+ * without ties the probability that the rank sum lies at least as far
+ * from its mean as observed; with ties never below what a split as
+ * extreme on the other side could give, so a tie group at one end does
+ * not shrink the p of the other; beyond that the normal approximation with tie
+ * and continuity correction.  When @pmin is not NULL it receives the smallest
+ * p-value any split of these pooled values could give (1 when every value is
  * equal): a test whose @pmin exceeds alpha can never reject.  1 when a
  * sample is empty.
  */

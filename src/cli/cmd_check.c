@@ -12,10 +12,13 @@
  * wrong (its options, a baseline, the run options), the same on every
  * commit -- git bisect run stops instead of skipping them all.  One line
  * on stdout says why (the reason of a 255 also on stderr); the table
- * goes to stderr.
+ * goes to stderr.  The runs' JSON results are kept (in a fresh
+ * $TMPDIR/dbench-ng-check.XXXXXX, or as --json names them) and the line
+ * ends with where.
  */
 #include "commands.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,9 @@ static void usage(FILE *f)
 "Run the benchmark and compare it with stored baseline results, for\n"
 "git bisect run: exit 0 good, 1 regressed, 125 cannot decide (skip the\n"
 "commit), 255 bad input: options or a baseline (stop the bisection).\n"
+"It looks after each run from --min-runs on and stops once the answer is\n"
+"clear, alpha spent over the looks (a false alarm in at most 5 %% of\n"
+"bisect steps; docs/regressions.md).\n"
 "\n"
 "  --baseline FILE...   baseline results (dbench-ng JSON or dbench logs);\n"
 "                       repeat the option or list several files after it\n"
@@ -59,6 +65,12 @@ static void usage(FILE *f)
 "  --busy-ok            decide even on a busy machine (other processes\n"
 "                       using 0.2 CPUs or more, or 2 %% steal): by default\n"
 "                       such a run is made again, 3 tries, then 125\n"
+"  --json FILE          keep each run's JSON result as FILE-1.json ...\n"
+"                       (FILE-RUN before its extension); without it they\n"
+"                       are kept in a new $TMPDIR/dbench-ng-check.XXXXXX\n"
+"                       (/tmp without $TMPDIR); the stdout line ends with\n"
+"                       \"(runs kept in ...)\"\n"
+"  --no-keep            keep no JSON result (unless --json)\n"
 "  -h, --help           this text\n"
 "RUN OPTIONS are those of a run (-t, -D, -c, -s, ...; see --help).\n");
 }
@@ -103,6 +115,78 @@ static int parse_int(const char *opt, const char *s, int min, int max,
 			   opt, s ? s : "", min, max);
 	*out = (int)v;
 	return 0;
+}
+
+/*
+ * Where the runs' JSON results are kept: a directory of our own (made by
+ * keep_dir(), removed again if no run wrote into it), or the names of
+ * the user's --json, from the first run's to the last's.
+ */
+struct keep {
+	char dir[4096];	  /* our directory, or "" */
+	char tmpl[4200];  /* its --json template, DIR/run.json */
+	char first[4096]; /* the user's --json file of run 1 */
+};
+
+/* keep_dir - a fresh $TMPDIR/dbench-ng-check.XXXXXX for the results, its
+ * run.json the --json of @cfg; 0, or -1 with a message in @err */
+static int keep_dir(struct keep *k, struct config *cfg, char *err, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (!t || !*t)
+		t = "/tmp";
+	if (snprintf(k->dir, sizeof(k->dir), "%.4000s/dbench-ng-check.XXXXXX",
+		     t) >= (int)sizeof(k->dir) ||
+	    !mkdtemp(k->dir)) {
+		snprintf(err, len,
+			 "cannot create %.900s to keep the runs in: %m",
+			 k->dir);
+		k->dir[0] = 0;
+		return -1;
+	}
+	snprintf(k->tmpl, sizeof(k->tmpl), "%s/run.json", k->dir);
+	cfg->json = k->tmpl;
+	return 0;
+}
+
+/* whether our directory holds a file; removed when it holds none (rmdir
+ * removes only an empty directory) */
+static bool keep_dir_used(struct keep *k)
+{
+	if (!k->dir[0])
+		return false;
+	if (rmdir(k->dir) && errno != ENOENT)
+		return true;
+	k->dir[0] = 0;
+	return false;
+}
+
+static struct keep keep;
+static struct run_ctx rc;
+
+/*
+ * say - the one line on stdout once runs were made: @fmt, then where the
+ * runs are kept, " (runs kept in /tmp/dbench-ng-check.abc123)" or
+ * " (runs kept in r-1.json .. r-3.json)".
+ */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (keep_dir_used(&keep))
+		printf(" (runs kept in %s)", keep.dir);
+	else if (keep.first[0] && is_file(keep.first) &&
+		 strcmp(keep.first, rc.json_path))
+		printf(" (runs kept in %s .. %s)", keep.first, rc.json_path);
+	else if (keep.first[0] && is_file(keep.first))
+		printf(" (run kept in %s)", keep.first);
+	printf("\n");
 }
 
 /* What caught() runs: run_setup() or run_start() of @rc. */
@@ -206,10 +290,11 @@ int check_main(int argc, char **argv)
 	int nb = 0, nc = 0, min_runs = 5, max_runs = 12, noise_pct = 5;
 	int rargc = 1, st = CHECK_BAD;
 	char **rargv = calloc((size_t)argc + 1, sizeof(char *));
-	static struct run_ctx rc;
 	struct cmp_report *rep = NULL;
 	struct cmp_opts o;
 	bool verbose = false, done, setup = false, busy_ok = false;
+	bool keep_runs = true;
+	enum cmp_seq_step step_next;
 	struct step step;
 	char err[1024];
 	FILE *null = NULL;
@@ -265,6 +350,8 @@ int check_main(int argc, char **argv)
 			verbose = true;
 		} else if (!strcmp(a, "--busy-ok")) {
 			busy_ok = true;
+		} else if (!strcmp(a, "--no-keep")) {
+			keep_runs = false;
 		} else {
 			rargv[rargc++] = argv[i];
 		}
@@ -325,7 +412,17 @@ int check_main(int argc, char **argv)
 		}
 	}
 	rc.cfg.runs = max_runs; /* --json names one file per run */
+	if (!rc.cfg.json && keep_runs &&
+	    keep_dir(&keep, &rc.cfg, err, sizeof(err))) {
+		/* $TMPDIR is the machine's, not the commit's: stop */
+		st = bad(true, "%s (--no-keep runs without)", err);
+		goto out;
+	}
 	st = caught(do_start, &step, err, sizeof(err));
+	if (!st && !keep.dir[0] && rc.cfg.json && strcmp(rc.cfg.json, "-"))
+		snprintf(keep.first, sizeof(keep.first), "%s", rc.json_path);
+	if (st)
+		keep_dir_used(&keep); /* nothing was written: removed */
 	if (st == 3) {
 		/* the directory could not be prepared (DIR/clients cannot be
 		 * created, ...): the system under test, not the command line */
@@ -358,12 +455,10 @@ int check_main(int argc, char **argv)
 			 * too; a failed run is the commit's: skip it */
 			st = rst >= 128 ? rst : CHECK_SKIP;
 			if (rst >= 128)
-				printf("interrupted: run %d (exit %d)\n", run,
-				       rst);
+				say("interrupted: run %d (exit %d)", run, rst);
 			else
-				printf("cannot decide: run %d failed (exit "
-				       "%d)\n",
-				       run, rst);
+				say("cannot decide: run %d failed (exit %d)",
+				    run, rst);
 			goto out;
 		}
 		if (!busy_ok && result_disturbed(&res->disturb)) {
@@ -378,14 +473,13 @@ int check_main(int argc, char **argv)
 				busy + 1 < CHECK_BUSY_TRIES ? "made again"
 							    : "giving up");
 			if (++busy >= CHECK_BUSY_TRIES) {
-				printf("cannot decide: machine too busy to "
-				       "decide (run %d: other processes used "
-				       "%.2f CPUs, %.1f %% stolen, in each of "
-				       "%d tries; bound %.1f CPUs, %.0f %%)\n",
-				       run, d->other_cpus,
-				       d->steal_pct > 0 ? d->steal_pct : 0.0,
-				       busy, DISTURB_OTHER_CPUS,
-				       DISTURB_STEAL_PCT);
+				say("cannot decide: machine too busy to "
+				    "decide (run %d: other processes used "
+				    "%.2f CPUs, %.1f %% stolen, in each of "
+				    "%d tries; bound %.1f CPUs, %.0f %%)",
+				    run, d->other_cpus,
+				    d->steal_pct > 0 ? d->steal_pct : 0.0, busy,
+				    DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
 				result_free(res);
 				st = CHECK_SKIP;
 				goto out;
@@ -402,48 +496,37 @@ int check_main(int argc, char **argv)
 		if (nc < min_runs)
 			continue;
 		cmp_free(rep);
+		/* look nc - min_runs + 1 of the sequence: its share of alpha */
+		o.look_alpha = cmp_seq_alpha(o.alpha, nc - min_runs + 1,
+					     max_runs - min_runs + 1);
 		rep = cmp_run_named(base, nb, cand, nc, base_names, NULL, &o);
 		if (!rep) {
-			printf("cannot decide: out of memory\n");
+			say("cannot decide: out of memory");
 			goto out;
 		}
 		if (!cmp_nrows(rep)) {
 			/* the baselines have metrics (first_pass): the
 			 * candidate never ran their ops */
-			printf("cannot decide: the candidate runs have no op "
-			       "in common with the baseline%s\n",
-			       o.metric_filter ? " that --metrics selects"
-					       : "");
+			say("cannot decide: the candidate runs have no op "
+			    "in common with the baseline%s",
+			    o.metric_filter ? " that --metrics selects" : "");
 			goto out;
 		}
-		if (cmp_mode(rep) == CMP_MODE_TEST) {
-			if (cmp_verdict(rep)) {
-				st = 1;
-				break;
-			}
-			if (!cmp_unclear(rep)) {
-				st = 0;
-				break;
-			}
-			continue;	/* unclear: another run may settle it */
-		}
-		/* too few runs for a test: add runs while that can help;
-		 * otherwise (one baseline run, or significance out of reach
-		 * even at --max-runs) the thresholds decide */
-		if (cmp_mode(rep) == CMP_MODE_SMALL_N &&
-		    cmp_cand_runs_needed(rep) &&
-		    cmp_cand_runs_needed(rep) <= max_runs)
+		step_next = cmp_seq_next(rep, nc, max_runs);
+		if (step_next == CMP_SEQ_MORE)
 			continue;
-		st = cmp_verdict(rep);
+		st = step_next == CMP_SEQ_BAD	 ? 1
+		     : step_next == CMP_SEQ_GOOD ? 0
+						 : CHECK_SKIP;
 		break;
 	}
 	if (rep) {
 		cmp_print(stderr, rep);
 		if (st == CHECK_SKIP)
-			printf("cannot decide after %d runs: %s\n", nc,
-			       cmp_reason(rep));
+			say("cannot decide after %d runs: %s", nc,
+			    cmp_reason(rep));
 		else
-			printf("%s\n", cmp_reason(rep));
+			say("%s", cmp_reason(rep));
 	}
 out:
 	fflush(stdout);

@@ -317,7 +317,10 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	int st;
 
 	*out = NULL;
-	if (run > 1 && (st = json_begin(rc, run))) {
+	/* run_start() began run 1's file; a run made again (check makes a
+	 * busy run again, the same number) begins its file anew */
+	if ((run > 1 || (!rc->json.tmp && rc->json.fd < 0)) &&
+	    (st = json_begin(rc, run))) {
 		result_free(res);
 		return st;
 	}

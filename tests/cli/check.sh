@@ -17,13 +17,20 @@
 #    candidate runs measure they lie inside the baseline's spread and no
 #    rank test can find them worse (p >= 0.5); with one run per side
 #    (thresholds), against the run edited to 2^40 ns alone.
+# Runs of 2 s: the candidate's clients take the shared lock about 5 times
+# a second, and a LockX mean needs 5 ops in every run to decide.
+# check keeps its runs' JSON results in a new $TMPDIR/dbench-ng-check.*
+# (here inside $TMP) and names it at the end of its line.
 . "$(dirname "$0")/../lib.sh"
 
 command -v python3 >/dev/null || skip "python3 not installed (editing the baseline)"
 D=$TMP/d
 mkdir -p "$D"
 lock_loads 4
-RUN="-t 1 --warmup 0 -D $D 2"
+RUN="-t 2 --warmup 0 -D $D 2"
+export TMPDIR=$TMP
+KEPT=' \(runs kept in '"$TMP"'/dbench-ng-check\.[A-Za-z0-9]{6}\)$'
+"$DBNG" check --help | grep -q '^  --json FILE ' || fail "check --help has no --json"
 # one pre-registered metric, so that 5 vs 5 runs can reach significance;
 # --busy-ok: the suite also runs beside CPU burners, and these cases test
 # the verdicts (the busy machine has its own case below)
@@ -53,8 +60,15 @@ rc=$?
 cat "$TMP/out"
 [ $rc = 0 ] || fail "exit $rc for an unchanged candidate: $(tail -5 "$TMP/err")"
 [ "$(wc -l <"$TMP/out")" = 1 ] || fail "stdout is not one line"
-grep -q '^no regression: 1 metric compared, none worse past the noise floor (5 vs 5 runs)$' "$TMP/out" ||
+grep -Eq '^no regression: 1 metric compared, none worse past the noise floor \(5 vs 5 runs\)'"$KEPT" "$TMP/out" ||
 	fail "reason: $(cat "$TMP/out")"
+# the runs are kept, outside DIR/clients, in the directory the line names
+kept=$(sed 's/.*(runs kept in \(.*\))$/\1/' "$TMP/out")
+[ "$(cd "$kept" && echo run-*.json)" = "run-1.json run-2.json run-3.json run-4.json run-5.json" ] ||
+	fail "kept: $(ls -la "$kept")"
+for i in 1 2 3 4 5; do
+	[ "$(jq -r .format_version "$kept/run-$i.json")" = 1 ] || fail "$kept/run-$i.json is no result"
+done
 grep -q '^check: run 5: ' "$TMP/err" && ! grep -q '^check: run 6: ' "$TMP/err" ||
 	fail "not decided after the 5 runs of --min-runs: $(grep '^check:' "$TMP/err")"
 
@@ -66,9 +80,45 @@ rc=$?
 cat "$TMP/out"
 [ $rc = 1 ] || fail "exit $rc for a slower candidate, expected 1: $(tail -5 "$TMP/err")"
 [ "$(wc -l <"$TMP/out")" = 1 ] || fail "stdout is not one line"
-grep -Eq '^regressed: LockX mean [0-9.e-]+ -> [0-9.]+ ms \(p=0\.0079, 5 vs 5 runs\)$' "$TMP/out" ||
+grep -Eq '^regressed: LockX mean [0-9.e-]+ -> [0-9.]+ ms \(p=0\.0079, 5 vs 5 runs\)'"$KEPT" "$TMP/out" ||
 	fail "reason: $(cat "$TMP/out")"
 grep -Eq '^ LockX +mean .* REGRESSED$' "$TMP/err" || fail "no table on stderr"
+
+note "all metrics: the halved throughput is decided in 5 runs (the sequential rule)"
+# the candidate's clients wait for each other's lock: every candidate run
+# does half the baseline's work (sleep-bound, whatever the machine), which
+# the first look (5 vs 5, MB/s alone at alpha/4) calls significant
+# shellcheck disable=SC2086
+"$DBNG" check --baseline "$TMP"/base-*.json --busy-ok -c "$TMP/cand.load" $RUN \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+cat "$TMP/out"
+[ $rc = 1 ] || fail "all metrics: exit $rc, expected 1: $(tail -5 "$TMP/err")"
+grep -Eq '^regressed: throughput [0-9.]+ -> [0-9.]+ MB/s \(p=0\.0079, 5 vs 5 runs\)' "$TMP/out" ||
+	fail "all metrics: $(cat "$TMP/out")"
+grep -q '^check: run 5: ' "$TMP/err" && ! grep -q '^check: run 6: ' "$TMP/err" ||
+	fail "all metrics: not decided in 5 runs: $(grep '^check:' "$TMP/err")"
+grep -q '^sequential: this look spends 0.025 of alpha 0.05: MB/s alone at 0.0125' "$TMP/err" ||
+	fail "all metrics: no sequential line: $(grep '^sequential' "$TMP/err")"
+
+note "--json names the kept runs; --no-keep keeps none"
+ls -d "$TMP"/dbench-ng-check.* >"$TMP/dirs"
+# shellcheck disable=SC2086
+"$DBNG" check --baseline "$TMP"/base-*.json $CHECK --json "$TMP/k.json" -c "$TMP/cand.load" $RUN \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || fail "--json: exit $rc: $(tail -5 "$TMP/err")"
+grep -Eq "^regressed: .* \(runs kept in $TMP/k-1\.json \.\. $TMP/k-5\.json\)\$" "$TMP/out" ||
+	fail "--json: $(cat "$TMP/out")"
+[ "$(jq -r .format_version "$TMP/k-5.json")" = 1 ] && [ ! -e "$TMP/k-6.json" ] || fail "--json: k-5.json"
+# shellcheck disable=SC2086
+"$DBNG" check --baseline "$TMP"/base-*.json $CHECK --no-keep --min-runs 1 --max-runs 1 -c "$TMP/base.load" $RUN \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || fail "--no-keep: exit $rc: $(tail -5 "$TMP/err")"
+[ "$(wc -l <"$TMP/out")" = 1 ] || fail "--no-keep: stdout is not one line"
+! grep -q 'kept' "$TMP/out" || fail "--no-keep: $(cat "$TMP/out")"
+ls -d "$TMP"/dbench-ng-check.* | cmp -s - "$TMP/dirs" || fail "--json or --no-keep made a directory"
 
 # one_line FILE PREFIX: FILE (a check's stdout) is one line, starting so
 one_line() {
@@ -164,7 +214,7 @@ done
 export DBNG D CALLS=$TMP/calls
 # expanded by the sh of git bisect run, in the scratch work tree
 # shellcheck disable=SC2016
-BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --busy-ok --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 1 --warmup 0 -D "$D" 2'
+BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --busy-ok --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 2 --warmup 0 -D "$D" 2'
 # bisect BASELINE: git bisect run from c0 (good) to c4 (bad); its exit in
 # $rc, its output in $TMP/bisect, its log in $TMP/log
 bisect() {
@@ -191,7 +241,7 @@ bisect "$TMP/spread-4.json"
 grep -q "^# skip: \[${C[2]}\]" "$TMP/log" || fail "c2 not skipped: $(cat "$TMP/log")"
 grep -q "^# good: \[${C[3]}\]" "$TMP/log" || fail "c3 not good: $(cat "$TMP/log")"
 grep -q "^${C[4]} is the first bad commit" "$TMP/bisect" || fail "first bad: $(cat "$TMP/bisect")"
-grep -q '^cannot decide: run 1 failed (exit 1)$' "$TMP/bisect" || fail "no reason for c2: $(cat "$TMP/bisect")"
+grep -Eq '^cannot decide: run 1 failed \(exit 1\)'"$KEPT" "$TMP/bisect" || fail "no reason for c2: $(cat "$TMP/bisect")"
 grep -q '^no regression: ' "$TMP/bisect" || fail "no verdict for c3: $(cat "$TMP/bisect")"
 note "a busy machine: a run made again, then 125; a busy baseline: 255"
 # the baseline without its own record (this suite may run beside burners)

@@ -30,13 +30,14 @@
  * The model: three ops with lognormal latencies (shape 0.6), a run-to-run
  * scale that varies by 3 % (one factor for the whole run, as a slower
  * machine state slows every op), op counts that follow the scale with
- * 1 % jitter, 5000 ops per op and run.  The injected regression: 1 % of
- * the Renames take 500 to 520 ms.
+ * 1 % jitter, 5000 ops per op and run, 12000 of Rename (enough for its
+ * p99.9 to carry a verdict: 10 ops beyond it).  The injected regression:
+ * 1 % of the Renames take 500 to 520 ms.
  */
 #define NOPS 3
 static const int model_op[NOPS] = {OP_NTCREATEX, OP_READX, OP_RENAME};
 static const double model_ms[NOPS] = {0.3, 0.05, 0.4};
-#define MODEL_N	     5000
+static const int model_n[NOPS] = {5000, 5000, 12000};
 #define MODEL_SIGMA  0.6
 #define MODEL_RUN_CV 0.03
 
@@ -54,7 +55,7 @@ static struct result *synth(struct st_rng *g, double slow_frac)
 	r->cfg.nclients = 2;
 	for (int k = 0; k < NOPS; k++) {
 		struct hist *h = &r->op[model_op[k]].h;
-		int n = (int)lround(MODEL_N / scale *
+		int n = (int)lround(model_n[k] / scale *
 				    (1 + 0.01 * st_rng_normal(g)));
 
 		for (int i = 0; i < n; i++) {
@@ -224,10 +225,13 @@ static void test_injected_5v5(void **state)
 	assert_non_null(strstr(cmp_reason(rep), "by thresholds"));
 	assert_true(!strncmp(cmp_reason(rep), "regressed: Rename ", 18));
 	assert_int_equal(flagged(rep, 1, "Rename"), 0);
-	/* 22 testable metrics (28 less 6 all-zero exceedance counts):
-	 * 22 x 2 / C(12, 6) = 0.048, so 6 vs 6 could reach alpha */
-	assert_non_null(strstr(out, "over 22 metrics: 6 vs 6 runs, or 8 "
+	/* 20 testable metrics (28 less 6 all-zero exceedance counts, less
+	 * the p99.9 of the two ops of 5000 ops, too few to decide):
+	 * 20 x 2 / C(12, 6) = 0.043, so 6 vs 6 could reach alpha */
+	assert_non_null(strstr(out, "over 20 metrics: 6 vs 6 runs, or 8 "
 				    "candidate runs against these 5"));
+	assert_non_null(strstr(out, "few ops: 2 metrics of ops with too few "
+				    "ops in some run to decide"));
 	assert_true(cmp_cand_runs_needed(rep) > 5 &&
 		    cmp_cand_runs_needed(rep) < 30);
 	free(out);
@@ -321,6 +325,307 @@ static void test_false_positive_rate(void **state)
 	       "flagged something (%.1f %%), %d a regression\n",
 	       fp.any, FP_PAIRS, 100.0 * fp.any / FP_PAIRS, fp.worse);
 	assert_true(fp.any <= limit * FP_PAIRS);
+}
+
+/*
+ * One run of @op with @n ops: @n - @ntail of them spread over 0.1 ms
+ * around @base_ns (so the mean and the percentiles below the tail move
+ * with @base_ns), @ntail at exactly @tail_ns (one histogram bucket: the
+ * p99.9 of every run with the same @tail_ns is the same value).
+ */
+static struct result *one_op_run(int op, int n, double base_ns, int ntail,
+				 double tail_ns, double mbs)
+{
+	struct result *r = result_new();
+
+	assert_non_null(r);
+	r->has_bins = true;
+	r->measured_s = 10;
+	r->throughput = mbs;
+	r->cfg.nclients = 2;
+	for (int i = 0; i < n - ntail; i++)
+		hist_record(&r->op[op].h,
+			    (uint64_t)(base_ns + 100000.0 * i / n));
+	for (int i = 0; i < ntail; i++)
+		hist_record(&r->op[op].h, (uint64_t)tail_ns);
+	return r;
+}
+
+/* add @n ops of @op spread over 0.1 ms from @base_ns to run @r */
+static void one_op_run_add(struct result *r, int op, int n, double base_ns)
+{
+	for (int i = 0; i < n; i++)
+		hist_record(&r->op[op].h,
+			    (uint64_t)(base_ns + 100000.0 * i / n));
+}
+
+/*
+ * Item 6 of issue 13: an op of 1 or 2 ops per run (Deltree 1.6 -> 0
+ * ops/s under load) never decides, by the test or by the thresholds,
+ * however separated its runs are.
+ */
+static void test_few_ops_never_decide(void **state)
+{
+	struct result *a[5], *b[5];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		a[i] = one_op_run(OP_DELTREE, 2, 1e6 + i * 1000, 0, 0, 100);
+		b[i] = one_op_run(OP_DELTREE, 1, 80e6 + i * 1000, 0, 0, 100);
+	}
+	cmp_opts_default(&o);
+	o.metric_filter = "Deltree";
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_true(find_row(rep, "Deltree", "ops/s", &ri));
+	assert_true(ri.change < -0.4 && !ri.in_family && ri.verdict == 0);
+	assert_true(find_row(rep, "Deltree", "mean", &ri));
+	assert_true(ri.change > 10 && !ri.in_family && ri.verdict == 0);
+	assert_int_equal(cmp_verdict(rep), 0);
+	assert_int_equal(flagged(rep, 1, NULL), 0);
+	assert_int_equal(cmp_unclear(rep), 0);
+	assert_non_null(strstr(out, "few ops"));
+	free(out);
+	cmp_free(rep);
+	/* nor by the thresholds, one run per side */
+	rep = cmp_run(a, 1, b, 1, &o);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_ONE_RUN);
+	assert_int_equal(cmp_verdict(rep), 0);
+	cmp_free(rep);
+	/* 5 ops per run do decide (a mean of 5 ops, 80 times slower) */
+	free_set(a, 5);
+	free_set(b, 5);
+	for (int i = 0; i < 5; i++) {
+		a[i] = one_op_run(OP_DELTREE, 5, 1e6 + i * 1000, 0, 0, 100);
+		b[i] = one_op_run(OP_DELTREE, 5, 80e6 + i * 1000, 0, 0, 100);
+	}
+	o.metric_filter = "Deltree:mean";
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_int_equal(cmp_verdict(rep), 1);
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 5);
+}
+
+/*
+ * Percentiles read from histogram buckets tie across runs: 6 candidate
+ * runs whose p99.9 all lie in one bucket, against 5 baseline runs below
+ * them.  Every run is separated, as for the mean: the tied p99.9 must
+ * not come out more significant than the untied mean (the two-sided
+ * exact p used to count only the side of the untied extreme: 1/462
+ * instead of 2/462).
+ */
+static void test_tied_percentiles(void **state)
+{
+	struct result *a[5], *b[6];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info p999, mean;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		a[i] = one_op_run(OP_FIND, 20000, 100000 + 2000 * i, 30,
+				  216000 + 3000 * i, 100);
+	for (int i = 0; i < 6; i++)
+		b[i] = one_op_run(OP_FIND, 20000, 140000 + 2000 * i, 30, 537000,
+				  100);
+	cmp_opts_default(&o);
+	o.metric_filter = "Find:p99.9,Find:mean";
+	rep = cmp_run(a, 5, b, 6, &o);
+	assert_non_null(rep);
+	printf("%s\n", cmp_reason(rep));
+	assert_true(find_row(rep, "Find", "p99.9", &p999));
+	assert_true(find_row(rep, "Find", "mean", &mean));
+	printf("p99.9 %g -> %g p=%g, mean %g -> %g p=%g\n", p999.base,
+	       p999.cand, p999.p, mean.base, mean.cand, mean.p);
+	assert_true(p999.cand > 0.5 && p999.cand < 0.55);
+	assert_true(fabs(mean.p - 2.0 / 462) < 1e-12);
+	assert_true(p999.p >= mean.p - 1e-12);
+	assert_true(p999.p_holm >= mean.p_holm - 1e-12);
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 6);
+}
+
+/*
+ * The real regression of issue 13: MB/s -27 %, WriteX mean +37 %, Find
+ * p99.9 x2.5 with tied candidate values, every run separated.  The
+ * reason names the throughput first (then the mean), and lists the rest.
+ */
+static void test_headline(void **state)
+{
+	struct result *a[5], *b[6];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	const char *why;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		a[i] = one_op_run(OP_FIND, 20000, 100000 + 500 * i, 30,
+				  216000 + 3000 * i, 100 + i);
+		one_op_run_add(a[i], OP_WRITEX, 20000, 500000 + 5000 * i);
+	}
+	for (int i = 0; i < 6; i++) {
+		b[i] = one_op_run(OP_FIND, 20000, 100000 + 500 * i, 30, 537000,
+				  73 + i);
+		one_op_run_add(b[i], OP_WRITEX, 20000, 700000 + 5000 * i);
+	}
+	cmp_opts_default(&o);
+	o.metric_filter = "MB/s,WriteX:mean,Find:p99.9";
+	rep = cmp_run(a, 5, b, 6, &o);
+	assert_non_null(rep);
+	why = cmp_reason(rep);
+	printf("%s\n", why);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_TEST);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_true(!strncmp(why,
+			     "regressed: throughput 102 -> 75.5 MB/s (p=", 42));
+	assert_non_null(strstr(why, ", and 2 more metrics: WriteX mean, Find "
+				    "p99.9"));
+	cmp_free(rep);
+	/* without MB/s, the mean comes before the tail */
+	o.metric_filter = "WriteX:mean,Find:p99.9";
+	rep = cmp_run(a, 5, b, 6, &o);
+	why = cmp_reason(rep);
+	printf("%s\n", why);
+	assert_true(!strncmp(why, "regressed: WriteX mean ", 23));
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 6);
+}
+
+/*
+ * Item 8 of issue 13: check's sequential rule (cmp_seq_alpha(),
+ * cmp_seq_next()), simulated as check runs it: 5 baseline runs, then
+ * candidate runs one at a time from --min-runs 5 to --max-runs 12, a look
+ * after each, on all metrics.  The model: 10 ops of 2 to 5000 ops per
+ * run (lognormal latencies, shape 0.6), a run-to-run scale that varies by
+ * 3 %, MB/s following it.  A against A must raise at most 5 % false
+ * alarms under the stopping rule; B, every latency 37 % longer and every
+ * rate 27 % lower, must be found in 5 runs.
+ */
+#define SEQ_OPS 10
+static const int seq_op[SEQ_OPS] = {
+	OP_READX, OP_WRITEX, OP_NTCREATEX, OP_CLOSE, OP_QPATHINFO,
+	OP_FIND,  OP_UNLINK, OP_RENAME,	   OP_MKDIR, OP_DELTREE,
+};
+static const int seq_n[SEQ_OPS] = {5000, 3000, 2000, 1000, 500,
+				   200,	 100,  50,   20,   2};
+static const double seq_ms[SEQ_OPS] = {0.05, 0.4, 0.3, 0.1, 0.05,
+				       0.6,  0.5, 0.4, 0.3, 5};
+
+static struct result *seq_run(struct st_rng *g, double slower)
+{
+	struct result *r = result_new();
+	double scale = exp(MODEL_RUN_CV * st_rng_normal(g)) * slower;
+
+	assert_non_null(r);
+	r->has_bins = true;
+	r->measured_s = 10;
+	r->throughput = 100 / scale * (1 + 0.005 * st_rng_normal(g));
+	r->cfg.nclients = 2;
+	for (int k = 0; k < SEQ_OPS; k++) {
+		struct hist *h = &r->op[seq_op[k]].h;
+		int n = (int)lround(seq_n[k] / scale *
+				    (1 + 0.01 * st_rng_normal(g)));
+
+		for (int i = 0; i < n; i++)
+			hist_record(h, (uint64_t)(seq_ms[k] * 1e6 * scale *
+						  exp(MODEL_SIGMA *
+						      st_rng_normal(g))));
+	}
+	return r;
+}
+
+struct seq_tally {
+	int bad, good, unclear, runs_sum, bad_by5, reason_mbs;
+};
+
+/* @seqs sequences of check against 5 baseline runs, the candidate
+ * @slower (1: the same distribution) */
+static struct seq_tally seq_sim(int seqs, double slower, uint64_t seed)
+{
+	struct seq_tally t = {0};
+	struct result *a[5], *b[12];
+	struct cmp_opts o;
+	struct st_rng g;
+	const int min_runs = 5, max_runs = 12;
+
+	cmp_opts_default(&o);
+	o.boot_iters = 200; /* the CI only needs to lie past the floor */
+	st_rng_seed(&g, seed);
+	for (int s = 0; s < seqs; s++) {
+		enum cmp_seq_step step = CMP_SEQ_MORE;
+		int nc = 0;
+
+		for (int i = 0; i < 5; i++)
+			a[i] = seq_run(&g, 1);
+		while (step == CMP_SEQ_MORE) {
+			struct cmp_report *rep;
+
+			b[nc++] = seq_run(&g, slower);
+			if (nc < min_runs)
+				continue;
+			o.seed = (uint64_t)s;
+			o.look_alpha = cmp_seq_alpha(o.alpha, nc - min_runs + 1,
+						     max_runs - min_runs + 1);
+			rep = cmp_run(a, 5, b, nc, &o);
+			assert_non_null(rep);
+			step = cmp_seq_next(rep, nc, max_runs);
+			if (step == CMP_SEQ_BAD && nc <= 5)
+				t.bad_by5++;
+			if (step == CMP_SEQ_BAD &&
+			    !strncmp(cmp_reason(rep), "regressed: throughput ",
+				     22))
+				t.reason_mbs++;
+			cmp_free(rep);
+		}
+		t.bad += step == CMP_SEQ_BAD;
+		t.good += step == CMP_SEQ_GOOD;
+		t.unclear += step == CMP_SEQ_UNCLEAR;
+		t.runs_sum += nc;
+		free_set(a, 5);
+		free_set(b, nc);
+	}
+	return t;
+}
+
+#define SEQ_SEQS 200
+static void test_sequential(void **state)
+{
+	struct seq_tally t;
+
+	(void)state;
+	/* the spending: the sum over the looks is alpha */
+	for (int K = 1; K <= 12; K++) {
+		double sum = 0;
+
+		for (int k = 1; k <= K; k++)
+			sum += cmp_seq_alpha(0.05, k, K);
+		assert_true(fabs(sum - 0.05) < 1e-12);
+	}
+	t = seq_sim(SEQ_SEQS, 1, 500);
+	printf("sequential, A vs A: %d of %d sequences a false alarm "
+	       "(%.1f %%), %d good, %d unclear (125); %.2f runs on average\n",
+	       t.bad, SEQ_SEQS, 100.0 * t.bad / SEQ_SEQS, t.good, t.unclear,
+	       (double)t.runs_sum / SEQ_SEQS);
+	/* at most 5 %: 2.33 binomial standard deviations of slack */
+	assert_true(t.bad <=
+		    (0.05 + 2.33 * sqrt(0.05 * 0.95 / SEQ_SEQS)) * SEQ_SEQS);
+	t = seq_sim(SEQ_SEQS / 4, 1.37, 600);
+	printf("sequential, B 27 %% slower: %d of %d sequences regressed, %d "
+	       "of them in 5 runs, %d naming the throughput; %.2f runs on "
+	       "average\n",
+	       t.bad, SEQ_SEQS / 4, t.bad_by5, t.reason_mbs,
+	       (double)t.runs_sum / (SEQ_SEQS / 4));
+	assert_int_equal(t.bad_by5, SEQ_SEQS / 4);
+	assert_int_equal(t.reason_mbs, SEQ_SEQS / 4);
 }
 
 /* (c) 1 vs 1: no p-values, thresholds only, and it says so */
@@ -706,6 +1011,10 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_exceedance_bins),
+		cmocka_unit_test(test_few_ops_never_decide),
+		cmocka_unit_test(test_tied_percentiles),
+		cmocka_unit_test(test_headline),
+		cmocka_unit_test(test_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
