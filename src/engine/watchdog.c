@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "deadline.h"
 #include "result.h"
 #include "shm.h"
 
@@ -253,6 +254,7 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	struct result_stall *ev = &a->ev;
 	uint64_t d = now - a->start_ns; /* so far: still stuck */
 	struct slow_rec rec;
+	uint64_t warm;
 	int i;
 
 	if (ended) {
@@ -276,11 +278,24 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	}
 	ev->ended = ended;
 	ev->duration_ms = (double)d / 1e6;
+	/* counted in the phase the op ended in, as the tables count it
+	 * (deadline.h: an op ending after the warmup's end is measured);
+	 * one still stuck at the end of the run ends after it */
+	warm = wd->cfg.shm->hdr.warmup_end_ns;
+	ev->warmup = ended && warm != DEADLINE_NEVER &&
+		     !deadline_past(a->start_ns + d, warm);
 	watchdog_read_psi(wd->cfg.proc, ev->psi_end);
-	st->total++;
-	st->count[ev->op]++;
-	if (ev->duration_ms > st->max_ms[ev->op])
-		st->max_ms[ev->op] = ev->duration_ms;
+	if (ev->warmup) {
+		st->warmup_total++;
+		st->warmup_count[ev->op]++;
+		if (ev->duration_ms > st->warmup_max_ms[ev->op])
+			st->warmup_max_ms[ev->op] = ev->duration_ms;
+	} else {
+		st->total++;
+		st->count[ev->op]++;
+		if (ev->duration_ms > st->max_ms[ev->op])
+			st->max_ms[ev->op] = ev->duration_ms;
+	}
 	for (i = 0; i < ev->nsamples; i++)
 		fold(st, ev->samples[i].stack, 1 + ev->samples[i].repeat);
 

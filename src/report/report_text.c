@@ -269,8 +269,9 @@ static void stalls(FILE *f, const struct result *r)
 	const struct result_stalls *st = &r->stalls;
 	bool first = true;
 
-	fprintf(f, " Stalls: %" PRIu64 " op%s ran longer than %.0f ms (",
-		st->total, st->total == 1 ? "" : "s", st->threshold_ms);
+	fprintf(f, " Stalls: %" PRIu64 " op%s ran longer than %.0f ms%s",
+		st->total, st->total == 1 ? "" : "s", st->threshold_ms,
+		st->total ? " (" : "");
 	for (int i = 0; i < OP_NR; i++) {
 		if (!st->count[i])
 			continue;
@@ -278,12 +279,28 @@ static void stalls(FILE *f, const struct result *r)
 			op_info[i].label, st->count[i], st->max_ms[i]);
 		first = false;
 	}
-	fprintf(f, ")\n");
+	fprintf(f, "%s\n", st->total ? ")" : "");
+	if (st->warmup_total) {
+		/* counted apart, as the tables leave the warmup out */
+		fprintf(f, "  and %" PRIu64 " in the warmup, not in the tables (",
+			st->warmup_total);
+		first = true;
+		for (int i = 0; i < OP_NR; i++) {
+			if (!st->warmup_count[i])
+				continue;
+			fprintf(f, "%s%s %" PRIu64 ", max %.3f ms",
+				first ? "" : "; ", op_info[i].label,
+				st->warmup_count[i], st->warmup_max_ms[i]);
+			first = false;
+		}
+		fprintf(f, "), marked [warmup] below\n");
+	}
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 
-		fprintf(f, "  #%d %s %.3f ms%s, client %d (pid %d), started ",
-			k + 1, op_info[ev->op].label, ev->duration_ms,
+		fprintf(f, "  #%d %s%s %.3f ms%s, client %d (pid %d), started ",
+			k + 1, ev->warmup ? "[warmup] " : "",
+			op_info[ev->op].label, ev->duration_ms,
 			ev->ended ? "" : " and still stuck", ev->client,
 			ev->pid);
 		when(f, r, ev->start_s);
@@ -466,7 +483,7 @@ void report_text_run(FILE *f, const struct result *r,
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
 	if (r->nwarn && !cfg->machine)
 		warnings(f, r);
-	if (r->stalls.total && !cfg->machine) {
+	if ((r->stalls.total || r->stalls.warmup_total) && !cfg->machine) {
 		stalls(f, r);
 		series(f, r);
 	}

@@ -132,6 +132,8 @@ struct result_stall {
 	char *start_time;	/* absolute, ISO 8601 UTC with ms */
 	double duration_ms;	/* final (or so far, if !ended) */
 	bool ended;		/* false: still stuck when the run ended */
+	bool warmup;		/* ended in the warmup: counted there, as the
+				   tables count ops (in the phase they end) */
 	struct result_psi psi_start[PSI_NR], psi_end[PSI_NR];
 	int nsamples;
 	struct result_stall_sample samples[STALL_MAX_SAMPLES];
@@ -170,9 +172,13 @@ struct result_folded {
 struct result_stalls {
 	bool enabled;
 	double threshold_ms;
-	uint64_t total;			/* events, kept or not */
-	uint64_t count[OP_NR];		/* events per op */
-	double max_ms[OP_NR];		/* longest per op */
+	uint64_t total;			/* events of the measured phase,
+					   kept or not */
+	uint64_t count[OP_NR];		/* its events per op */
+	double max_ms[OP_NR];		/* its longest per op */
+	uint64_t warmup_total;		/* events that ended in the warmup */
+	uint64_t warmup_count[OP_NR];
+	double warmup_max_ms[OP_NR];
 	int nevents;			/* kept, longest first */
 	struct result_stall events[STALL_MAX_EVENTS];
 	int nfolded;			/* most frequent first */

@@ -463,6 +463,10 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 	st->enabled = get_bool(rd, o, w, "enabled");
 	st->threshold_ms = get_num(rd, o, w, "threshold_ms");
 	st->total = get_u64(rd, o, w, "total");
+	/* the warmup's own counts: absent in older results, whose total
+	 * held them */
+	if (json_object_get(o, "warmup_total"))
+		st->warmup_total = get_u64(rd, o, w, "warmup_total");
 	json_object_foreach(json_object_get(o, "per_op"), k, v) {
 		int op = op_by_label(k);
 
@@ -472,6 +476,12 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 		}
 		st->count[op] = get_u64(rd, v, "stalls.per_op.", "count");
 		st->max_ms[op] = get_num(rd, v, "stalls.per_op.", "max_ms");
+		if (json_object_get(v, "warmup_count")) {
+			st->warmup_count[op] = get_u64(rd, v, "stalls.per_op.",
+						       "warmup_count");
+			st->warmup_max_ms[op] = get_num(
+				rd, v, "stalls.per_op.", "warmup_max_ms");
+		}
 	}
 	json_array_foreach(get(rd, o, w, "events", JSON_ARRAY), i, x) {
 		struct result_stall *e;
@@ -486,6 +496,7 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 		e->duration_ms = get_num(rd, x, "stalls.events[].",
 					 "duration_ms");
 		e->ended = get_bool(rd, x, "stalls.events[].", "ended");
+		e->warmup = json_is_true(json_object_get(x, "warmup"));
 		e->client = get_int(rd, x, "stalls.events[].", "client", 0,
 				    INT32_MAX);
 		e->pid = get_int(rd, x, "stalls.events[].", "pid", 0,

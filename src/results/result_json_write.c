@@ -290,14 +290,17 @@ static json_t *stalls_json(const struct result_stalls *st)
 	set(o, "enabled", json_boolean(st->enabled));
 	set(o, "threshold_ms", json_real(st->threshold_ms));
 	set(o, "total", u64(st->total));
+	set(o, "warmup_total", u64(st->warmup_total));
 	for (int i = 0; i < OP_NR; i++) {
 		json_t *x;
 
-		if (!st->count[i])
+		if (!st->count[i] && !st->warmup_count[i])
 			continue;
 		x = json_object();
 		set(x, "count", u64(st->count[i]));
 		set(x, "max_ms", json_real(st->max_ms[i]));
+		set(x, "warmup_count", u64(st->warmup_count[i]));
+		set(x, "warmup_max_ms", json_real(st->warmup_max_ms[i]));
 		set(per, op_info[i].label, x);
 	}
 	set(o, "per_op", per);
@@ -308,6 +311,7 @@ static json_t *stalls_json(const struct result_stalls *st)
 		set(x, "op", json_string(op_info[e->op].label));
 		set(x, "duration_ms", json_real(e->duration_ms));
 		set(x, "ended", json_boolean(e->ended));
+		set(x, "warmup", json_boolean(e->warmup));
 		set(x, "client", json_integer(e->client));
 		set(x, "pid", json_integer(e->pid));
 		set(x, "start_s", json_real(e->start_s));

@@ -95,4 +95,35 @@ wait $pid
 kill "$HOLDER"
 grep -Eq '^  #1 LockX [0-9]{4,}\.[0-9]+ ms and still stuck' "$TMP/out" ||
 	fail "the stuck LockX is not reported (at least 1 s): $(sed -n '/Stalls/,/^$/p' "$TMP/out")"
+note "stalls of the warmup are counted apart, as the tables leave it out"
+# the lock turns start at the release: the first waits end within the 2 s
+# warmup, later ones in the measured phase; an op counts in the phase it
+# ends in (deadline.h), and so does its stall
+expect_rc 0 "$DBNG" -t 3 --warmup 2 -c "$TMP/lock.load" --json "$TMP/w.json" \
+	-D "$D" 2 >"$TMP/out"
+grep -Eq '^  and [0-9]+ in the warmup, not in the tables \(LockX [0-9]+, max [0-9.]+ ms\), marked \[warmup\] below$' "$TMP/out" ||
+	fail "no warmup stall line: $(sed -n '/Stalls/,/^$/p' "$TMP/out")"
+grep -Eq '^  #[0-9]+ \[warmup\] LockX ' "$TMP/out" || fail "no event marked [warmup]"
+stall_check "$TMP/w.json"
+python3 - "$TMP/w.json" <<'PY' || fail "the warmup's stalls are not apart"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st, w = d["stalls"], d["summary"]["warmup_s"]
+evs = st["events"]
+warm = [e for e in evs if e["warmup"]]
+meas = [e for e in evs if not e["warmup"]]
+assert warm and meas, "events: %d warmup, %d measured" % (len(warm), len(meas))
+assert st["warmup_total"] == len(warm), st
+assert st["total"] == len(meas) == st["per_op"]["LockX"]["count"], st
+end = lambda e: e["start_s"] + e["duration_ms"] / 1e3
+# ended in the warmup (to the ms: start_s and duration are rounded)
+assert all(end(e) <= w + 0.001 for e in warm), [end(e) for e in warm]
+assert all(end(e) > w - 0.001 for e in meas), [end(e) for e in meas]
+lock = [o for o in d["ops"] if o["name"] == "LockX"][0]
+# the measured phase's longest stall is the table's LockX max, exactly
+assert abs(st["per_op"]["LockX"]["max_ms"] * 1e6 - lock["lat_ns"]["max"]) < 1, \
+    (st["per_op"]["LockX"], lock["lat_ns"]["max"])
+print("ok: %d warmup stalls apart, %d measured, max = MaxLat" % (len(warm), len(meas)))
+PY
+
 echo "all stall checks passed"

@@ -59,10 +59,10 @@ void html_stalls_section(FILE *f, const struct result *r)
 	const struct result_stalls *st = &r->stalls;
 	bool first = true;
 
-	if (!st->enabled && !st->total)
+	if (!st->enabled && !st->total && !st->warmup_total)
 		return;
 	fputs("<h2>Stalls</h2>\n", f);
-	if (!st->total) {
+	if (!st->total && !st->warmup_total) {
 		fprintf(f,
 			"<p>No operation ran longer than the stall threshold "
 			"of %.0f ms.</p>\n",
@@ -80,7 +80,23 @@ void html_stalls_section(FILE *f, const struct result *r)
 			op_info[i].label, st->count[i], st->max_ms[i]);
 		first = false;
 	}
-	fprintf(f, ").  The %d longest, while they were stuck:</p>\n",
+	fputs(st->total ? ")" : "none)", f);
+	if (st->warmup_total) {
+		/* apart, as the tables leave the warmup out */
+		fprintf(f, ", and %" PRIu64 " in the warmup, not in the tables (",
+			st->warmup_total);
+		first = true;
+		for (int i = 0; i < OP_NR; i++) {
+			if (!st->warmup_count[i])
+				continue;
+			fprintf(f, "%s%s %" PRIu64 ", max %.3f ms",
+				first ? "" : "; ", op_info[i].label,
+				st->warmup_count[i], st->warmup_max_ms[i]);
+			first = false;
+		}
+		fputs(")", f);
+	}
+	fprintf(f, ".  The %d longest, while they were stuck:</p>\n",
 		st->nevents);
 	fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>#</th>"
 	      "<th>Operation</th><th class=\"n\">ms</th>"
@@ -96,11 +112,12 @@ void html_stalls_section(FILE *f, const struct result *r)
 		if (ev->op >= 0 && ev->op < OP_NR)
 			html_op_name(f, ev->op);
 		fprintf(f,
-			"</td><td class=\"n\"><b>%.3f</b>%s</td>"
+			"</td><td class=\"n\"><b>%.3f</b>%s%s</td>"
 			"<td class=\"n\">%.3f</td><td class=\"n\">%d (%d)</td>"
 			"<td class=\"mono path\">",
 			ev->duration_ms, ev->ended ? "" : "<br/>still stuck",
-			ev->start_s, ev->client, ev->pid);
+			ev->warmup ? "<br/>warmup" : "", ev->start_s,
+			ev->client, ev->pid);
 		html_str(f, ev->file);
 		fprintf(f, ":%" PRIu32, ev->line);
 		if (ev->path) {
