@@ -266,6 +266,41 @@ static void test_next_op_before_poll(void **state)
 	fix_free(f);
 }
 
+/* A stall counts in the phase its op ended in, as the tables count the
+ * op (deadline.h): one that ended by the warmup's end is the warmup's;
+ * one that began in the warmup and ended after it, and one still stuck
+ * when the run ended, are the measured phase's. */
+static void test_warmup_apart(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	uint64_t w = T0 + NSEC_PER_SEC;
+
+	(void)state;
+	f->shm->hdr.warmup_end_ns = w;
+	op_start(f, 0, 1, T0 + 500 * MS); /* ends at the warmup's end */
+	watchdog_poll(f->wd, T0 + 650 * MS);
+	op_end(f, 0, T0 + 500 * MS, 500 * MS);
+	watchdog_poll(f->wd, w + 1 * MS);
+	op_start(f, 0, 2, w + 2 * MS - 300 * MS); /* ends just after */
+	watchdog_poll(f->wd, w - 100 * MS);
+	op_end(f, 0, w + 2 * MS - 300 * MS, 300 * MS);
+	watchdog_poll(f->wd, w + 3 * MS);
+	op_start(f, 0, 3, w + 10 * MS); /* still stuck at the end */
+	watchdog_poll(f->wd, w + 200 * MS);
+	watchdog_end(f->wd, w + 400 * MS);
+	assert_int_equal(f->out.nevents, 3);
+	assert_int_equal(f->out.warmup_total, 1);
+	assert_int_equal(f->out.warmup_count[OP_RENAME], 1);
+	assert_true(f->out.warmup_max_ms[OP_RENAME] == 500.0);
+	assert_int_equal(f->out.total, 2);
+	assert_int_equal(f->out.count[OP_RENAME], 2);
+	assert_true(f->out.max_ms[OP_RENAME] == 390.0);
+	for (int i = 0; i < 3; i++)
+		assert_true(f->out.events[i].warmup ==
+			    (f->out.events[i].duration_ms == 500.0));
+	fix_free(f);
+}
+
 /* The watchdog's clock passed the threshold, but the client's own time
  * of the op is under it (it ended the op between its clock read and the
  * clear): not a stall.  And an event opened as the client moved on to
@@ -409,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_short_op),
 		cmocka_unit_test(test_one_stall),
 		cmocka_unit_test(test_next_op_before_poll),
+		cmocka_unit_test(test_warmup_apart),
 		cmocka_unit_test(test_client_decides),
 		cmocka_unit_test(test_ring_turned),
 		cmocka_unit_test(test_stuck_at_end),
