@@ -150,13 +150,58 @@ static void machine_of(struct cmp_report *r, int s, const struct result *x,
 		 DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
 }
 
+/* The options of @x that change what is asked of the kernel, as on a
+ * command line; a dbench text log tells only -s and -S (its Throughput
+ * line), so with @log only those. */
+static void mode_text(const struct result *x, bool log, char *buf,
+		      size_t len)
+{
+	const struct config *c = &x->cfg;
+
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s", c->sync_open ? " -s" : "",
+		 c->sync_dirs ? " -S" : "",
+		 !log && c->fsync_writes ? " -F" : "",
+		 !log && c->xattr ? " -x" : "",
+		 !log && c->no_resolve ? " --no-resolve" : "",
+		 !log && c->stat_check ? " --stat-check" : "",
+		 !log && c->one_byte_fix ? " --one-byte-write-fix" : "",
+		 !log && c->fake_io ? " --fake-io" : "");
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p;
+}
+
+/* Did @x run another loadfile than @ref?  By content where both have it
+ * (a dbench-ng result), else by the file name a log's Running line gives
+ * (the directories may differ). */
+static bool other_loadfile(const struct result *x, const struct result *ref)
+{
+	if (x->env.nloadfiles && ref->env.nloadfiles &&
+	    x->env.loadfile_sha256[0] && ref->env.loadfile_sha256[0])
+		return strcmp(x->env.loadfile_sha256[0],
+			      ref->env.loadfile_sha256[0]) != 0;
+	return x->cfg.loadfile && ref->cfg.loadfile &&
+	       strcmp(base_name(x->cfg.loadfile), base_name(ref->cfg.loadfile));
+}
+
+/* Differ, where both are known? */
+static bool differ(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b);
+}
+
 static void config_notes(struct cmp_report *r, struct result **base,
 			 struct result **cand)
 {
 	struct result **side[2] = {base, cand};
 	int n[2] = {r->na, r->nb}, logs = 0, clients = 0, lf = 0, be = 0;
+	int modes = 0, kernels = 0, fss = 0;
 	const struct result *ref = base[0];
-	char who[512];
+	char who[512], ma[160], mb[160];
 
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; i < n[s]; i++) {
@@ -173,13 +218,43 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			logs += !x->has_bins;
 			clients += x->cfg.nclients != ref->cfg.nclients;
 			be += other_backend(x, ref);
-			lf += x->env.nloadfiles && ref->env.nloadfiles &&
-			      x->env.loadfile_sha256[0] &&
-			      ref->env.loadfile_sha256[0] &&
-			      strcmp(x->env.loadfile_sha256[0],
-				     ref->env.loadfile_sha256[0]);
+			lf += other_loadfile(x, ref);
+			mode_text(x, !x->has_bins || !ref->has_bins, ma,
+				  sizeof(ma));
+			mode_text(ref, !x->has_bins || !ref->has_bins, mb,
+				  sizeof(mb));
+			modes += strcmp(ma, mb) != 0;
+			kernels += differ(x->env.kernel, ref->env.kernel);
+			fss += differ(x->env.fs_type, ref->env.fs_type);
+			if (!x->has_bins && x->cfg.timelimit <= 0) {
+				cmp_note(r,
+					 "%s is a dbench log without its "
+					 "'Running for' line: its measured "
+					 "time is unknown, so its ops/s are "
+					 "not compared",
+					 who);
+			}
 		}
 	}
+	if (modes) {
+		mode_text(ref, false, mb, sizeof(mb));
+		cmp_note(r,
+			 "%d of the %d runs ran other options than baseline "
+			 "run 1 (%s): another load on the kernel",
+			 modes, r->na + r->nb, *mb ? mb + 1 : "none of -s -S -F "
+			 "-x --no-resolve --stat-check --one-byte-write-fix "
+			 "--fake-io");
+	}
+	if (kernels)
+		cmp_note(r,
+			 "%d of the %d runs ran on another kernel than "
+			 "baseline run 1 (%s)",
+			 kernels, r->na + r->nb, ref->env.kernel);
+	if (fss)
+		cmp_note(r,
+			 "%d of the %d runs ran on another filesystem type "
+			 "than baseline run 1 (%s)",
+			 fss, r->na + r->nb, ref->env.fs_type);
 	if (clients)
 		cmp_note(r,
 			 "%d of the %d runs ran another number of clients than "
@@ -202,8 +277,11 @@ static void config_notes(struct cmp_report *r, struct result **base,
 	if (lf)
 		cmp_note(r,
 			 "%d of the %d runs ran another loadfile than baseline "
-			 "run 1 (sha256 differs)",
-			 lf, r->na + r->nb);
+			 "run 1 (%s%s)",
+			 lf, r->na + r->nb,
+			 ref->cfg.loadfile ? ref->cfg.loadfile : "?",
+			 ref->env.nloadfiles ? "; the sha256 or name differs"
+					     : "; the name differs");
 	if (logs)
 		cmp_note(r,
 			 "%d of the %d runs are dbench text logs: only ops/s, "

@@ -106,6 +106,8 @@ bool cmp_metric_value(const struct result *r, int op, int m, double *v)
 		 * before the end: its -t is the measured time */
 		if (!r->has_bins && r->cfg.timelimit > 0)
 			secs = r->cfg.timelimit;
+		else if (!r->has_bins) /* no Running line: not known */
+			return false;
 		if (!(secs > 0))
 			return false;
 		*v = (double)h->count / secs;

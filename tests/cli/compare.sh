@@ -132,6 +132,18 @@ if command -v dbench >/dev/null && [ -f "$CLIENT_TXT" ]; then
 	grep -Eq '^ Rename +max .* REGRESSED$' "$TMP/out" || fail "Rename max not flagged"
 	tail -1 "$TMP/out" | grep -Eq "^regressed: Rename max [0-9.]+ -> ${slow%.000} ms \(" ||
 		fail "reason: $(tail -1 "$TMP/out")"
+	# a log without its Running line: its measured time is unknown
+	grep -v '^Running for ' "$TMP/log2.txt" >"$TMP/log2-norun.txt"
+	"${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log2-norun.txt" >"$TMP/out"
+	grep -q "^note: candidate run 1 (.*log2-norun.txt) is a dbench log without its 'Running for' line: its measured time is unknown, so its ops/s are not compared$" "$TMP/out" ||
+		fail "no note on the missing Running line: $(grep note "$TMP/out")"
+	! grep -Eq '^ Rename +ops/s ' "$TMP/out" || fail "ops/s compared without a Running line"
+	# another loadfile named by a log's Running line
+	sed "s|load '[^']*'|load '/elsewhere/other.txt'|" "$TMP/log2.txt" >"$TMP/log2-other.txt"
+	"${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log2-other.txt" >"$TMP/out"
+	grep -q "^note: 1 of the 2 runs ran another loadfile than baseline run 1 (.*client.txt; the name differs)$" "$TMP/out" ||
+		fail "no note on another loadfile: $(grep note "$TMP/out")"
+	echo "ok: a log's Running line: its loadfile compared, and without it no ops/s"
 else
 	note "dbench 4.0 not installed: text logs not tested"
 fi
@@ -178,4 +190,30 @@ grep -q "old.json ran --paths dirfd and .*base2.json --paths full" "$TMP/err" ||
 rc=$?
 [ $rc = 0 ] || [ $rc = 1 ] || fail "an older result against dirfd: exit $rc: $(cat "$TMP/out")"
 echo "ok: modes refused, --mixed-paths compares, an older result is dirfd"
+note "runs of other options, another kernel or filesystem: noted"
+python3 - "$TMP/cand1.json" "$TMP/other" <<'PY' || fail "cannot edit the results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = dict(d)
+e["config"] = dict(d["config"], sync_open=True, fsync=True)
+json.dump(e, open(sys.argv[2] + "-opts.json", "w"))
+e = dict(d)
+env = dict(d["environment"], kernel="9.9.9-other")
+env["directory"] = dict(env["directory"], fs_type="xfs")
+e["environment"] = env
+json.dump(e, open(sys.argv[2] + "-env.json", "w"))
+PY
+"${CMP[@]}" "$TMP/cand1.json" -- "$TMP/other-opts.json" >"$TMP/out"
+grep -q '^note: 1 of the 2 runs ran other options than baseline run 1 (none of -s -S -F -x --no-resolve --stat-check --one-byte-write-fix --fake-io): another load on the kernel$' "$TMP/out" ||
+	fail "no note on other options: $(grep note "$TMP/out")"
+"${CMP[@]}" "$TMP/other-opts.json" -- "$TMP/cand1.json" >"$TMP/out"
+grep -q '^note: 1 of the 2 runs ran other options than baseline run 1 (-s -F): another load on the kernel$' "$TMP/out" ||
+	fail "no note on other options: $(grep note "$TMP/out")"
+"${CMP[@]}" "$TMP/cand1.json" -- "$TMP/other-env.json" >"$TMP/out"
+grep -q '^note: 1 of the 2 runs ran on another kernel than baseline run 1 (' "$TMP/out" &&
+	grep -q '^note: 1 of the 2 runs ran on another filesystem type than baseline run 1 (' "$TMP/out" ||
+	fail "no note on kernel or filesystem: $(grep note "$TMP/out")"
+! grep -q 'other options' "$TMP/out" || fail "options noted where none differ"
+echo "ok: options, kernel and filesystem type that differ are noted"
+
 echo "all compare checks passed"
