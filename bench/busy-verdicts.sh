@@ -29,6 +29,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir "$work/d"
+# check keeps its runs in $TMPDIR/dbench-ng-check.XXXXXX: here, removed
+export TMPDIR=$work
 run="-c $LOADFILE -t $SECS --warmup 1 -D $work/d $CLIENTS"
 
 echo "busy-verdicts: baseline, $RUNS runs of -t $SECS on a quiet machine"
@@ -39,8 +41,9 @@ python3 - "$work" "$RUNS" <<'PY'
 import json, sys
 for i in range(1, int(sys.argv[2]) + 1):
     d = json.load(open("%s/base-%d.json" % (sys.argv[1], i)))["disturbance"]
-    print("  baseline run %d: other processes %.3f CPUs, steal %s %%" %
-          (i, d["other_cpus"], d["steal_pct"]))
+    print("  baseline run %d: other processes %.3f CPUs, steal %.2f %%%s" %
+          (i, d["other_cpus"], d["steal_pct"] or 0,
+           " (busy: check will refuse it)" if d["disturbed"] else ""))
 PY
 set -m
 for _ in $(seq "$BURNERS"); do
