@@ -748,8 +748,10 @@ static void test_text_logs(void **state)
 	st_rng_seed(&g, 5);
 	synth_set(&g, a, 4, 0);
 	synth_set(&g, b, 4, 0);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		b[i]->has_bins = false;
+		b[i]->cfg.timelimit = 10; /* its Running line's -t */
+	}
 	cmp_opts_default(&o);
 	rep = cmp_run(a, 4, b, 4, &o);
 	out = printed(rep);
@@ -758,7 +760,19 @@ static void test_text_logs(void **state)
 	assert_int_equal(cmp_nrows(rep), 10);
 	assert_false(find_row(rep, "Rename", "p50", &ri));
 	assert_true(find_row(rep, "Rename", "max", &ri));
+	assert_true(find_row(rep, "Rename", "ops/s", &ri));
 	assert_non_null(strstr(out, "4 of the 8 runs are dbench text logs"));
+	free(out);
+	cmp_free(rep);
+	/* a log without its Running line: its measured time is unknown, so
+	 * no ops/s, and a note per such run */
+	b[0]->cfg.timelimit = 0;
+	rep = cmp_run(a, 4, b, 4, &o);
+	out = printed(rep);
+	assert_int_equal(cmp_nrows(rep), 7);
+	assert_false(find_row(rep, "Rename", "ops/s", &ri));
+	assert_non_null(strstr(out, "note: candidate run 1 is a dbench log "
+				    "without its 'Running for' line"));
 	free(out);
 	cmp_free(rep);
 	free_set(a, 4);
