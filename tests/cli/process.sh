@@ -335,8 +335,15 @@ read -r rc kb <"$TMP/rss"
 grep -q "bomb.gz: loadfile larger than 256 MiB (uncompressed)" "$TMP/err" ||
 	fail "message: $(cat "$TMP/err")"
 # the 256 MiB buffer and the program itself; reading all 314 MB would
-# take more than 320 MiB
-[ "$kb" -lt 327680 ] || fail "a gzip bomb took $kb KiB of memory"
+# take more than 320 MiB.  Not with AddressSanitizer: its shadow memory
+# and the quarantine of freed blocks (each realloc's old buffer) add
+# several times the buffer (860 MiB seen), so a SAN=1 build checks the
+# message and the exit only
+if grep -qa __asan_init "$DBNG"; then
+	echo "(sanitized build: max RSS $kb KiB not checked)"
+else
+	[ "$kb" -lt 327680 ] || fail "a gzip bomb took $kb KiB of memory"
+fi
 [ ! -e "$D/clients" ] || fail "DIR/clients created for a refused loadfile"
 echo "ok: gzip bomb refused, max RSS $kb KiB"
 
