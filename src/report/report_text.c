@@ -50,6 +50,19 @@ void report_pcts_default(char *buf, size_t len)
 	}
 }
 
+void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms)
+{
+	bool first = true;
+
+	for (int i = 0; i < OP_NR; i++) {
+		if (!count[i])
+			continue;
+		fprintf(f, "%s%s %" PRIu64 ", max %.3f ms", first ? "" : "; ",
+			op_info[i].label, count[i], max_ms[i]);
+		first = false;
+	}
+}
+
 void report_tput_line(FILE *f, double tput, double max_latency_ms,
 		      const struct config *cfg)
 {
@@ -267,32 +280,17 @@ static void series(FILE *f, const struct result *r)
 static void stalls(FILE *f, const struct result *r)
 {
 	const struct result_stalls *st = &r->stalls;
-	bool first = true;
 
 	fprintf(f, " Stalls: %" PRIu64 " op%s ran longer than %.0f ms%s",
 		st->total, st->total == 1 ? "" : "s", st->threshold_ms,
 		st->total ? " (" : "");
-	for (int i = 0; i < OP_NR; i++) {
-		if (!st->count[i])
-			continue;
-		fprintf(f, "%s%s %" PRIu64 ", max %.3f ms", first ? "" : "; ",
-			op_info[i].label, st->count[i], st->max_ms[i]);
-		first = false;
-	}
+	report_stall_ops(f, st->count, st->max_ms);
 	fprintf(f, "%s\n", st->total ? ")" : "");
 	if (st->warmup_total) {
 		/* counted apart, as the tables leave the warmup out */
 		fprintf(f, "  and %" PRIu64 " in the warmup, not in the tables (",
 			st->warmup_total);
-		first = true;
-		for (int i = 0; i < OP_NR; i++) {
-			if (!st->warmup_count[i])
-				continue;
-			fprintf(f, "%s%s %" PRIu64 ", max %.3f ms",
-				first ? "" : "; ", op_info[i].label,
-				st->warmup_count[i], st->warmup_max_ms[i]);
-			first = false;
-		}
+		report_stall_ops(f, st->warmup_count, st->warmup_max_ms);
 		fprintf(f, "), marked [warmup] below\n");
 	}
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {

@@ -7,6 +7,7 @@
 #define DBNG_REPORT_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct config;
@@ -58,6 +59,13 @@ void report_text(FILE *f, const struct result *r,
  */
 void report_text_run(FILE *f, const struct result *r,
 		     const struct report_pcts *pcts, int run, int nruns);
+
+/*
+ * report_stall_ops - "Rename 2, max 503.250 ms; WriteX 1, max 900.000 ms"
+ * for the ops with a count in @count[OP_NR] (their longest stall in
+ * @max_ms), as the text report and the HTML page list stalls.
+ */
+void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms);
 
 /*
  * report_spread - after --runs, when every run went well: per metric the

@@ -4,6 +4,7 @@
  * their PSI and kernel stacks, and the folded stacks.
  */
 #include "html.h"
+#include "report_text.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -57,7 +58,6 @@ static void psi_cell(FILE *f, const struct result_stall *ev)
 void html_stalls_section(FILE *f, const struct result *r)
 {
 	const struct result_stalls *st = &r->stalls;
-	bool first = true;
 
 	if (!st->enabled && !st->total && !st->warmup_total)
 		return;
@@ -73,27 +73,13 @@ void html_stalls_section(FILE *f, const struct result *r)
 		"<p><b>%" PRIu64 " operation%s ran longer than %.0f ms</b>"
 		" (",
 		st->total, st->total == 1 ? "" : "s", st->threshold_ms);
-	for (int i = 0; i < OP_NR; i++) {
-		if (!st->count[i])
-			continue;
-		fprintf(f, "%s%s %" PRIu64 ", max %.3f ms", first ? "" : "; ",
-			op_info[i].label, st->count[i], st->max_ms[i]);
-		first = false;
-	}
+	report_stall_ops(f, st->count, st->max_ms);
 	fputs(st->total ? ")" : "none)", f);
 	if (st->warmup_total) {
 		/* apart, as the tables leave the warmup out */
 		fprintf(f, ", and %" PRIu64 " in the warmup, not in the tables (",
 			st->warmup_total);
-		first = true;
-		for (int i = 0; i < OP_NR; i++) {
-			if (!st->warmup_count[i])
-				continue;
-			fprintf(f, "%s%s %" PRIu64 ", max %.3f ms",
-				first ? "" : "; ", op_info[i].label,
-				st->warmup_count[i], st->warmup_max_ms[i]);
-			first = false;
-		}
+		report_stall_ops(f, st->warmup_count, st->warmup_max_ms);
 		fputs(")", f);
 	}
 	fprintf(f, ".  The %d longest, while they were stuck:</p>\n",
