@@ -17,20 +17,6 @@
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h */
 
-/* Read @path into @buf (NUL-terminated); 0 or -1. */
-static int slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return 0;
-}
-
 /* Fields of @proc/PID/stat after the command: flags (9), utime (14),
  * stime (15).  0, or -1 if unreadable. */
 static int pid_stat(const char *proc, const char *pid, unsigned int *flags,
@@ -41,7 +27,7 @@ static int pid_stat(const char *proc, const char *pid, unsigned int *flags,
 	const char *p;
 
 	snprintf(path, sizeof(path), "%s/%s/stat", proc, pid);
-	if (slurp(path, buf, sizeof(buf)))
+	if (watchdog_read_file(path, buf, sizeof(buf)))
 		return -1;
 	p = strrchr(buf, ')'); /* the command may hold spaces and ')' */
 	if (!p ||
@@ -126,7 +112,7 @@ void disturb_snap(const char *proc, uint64_t now_ns, uint64_t own_ns,
 	s->load1 = -1;
 	snprintf(path, sizeof(path), "%s/stat", proc);
 	/* cpu  user nice system idle iowait irq softirq steal ... */
-	if (!slurp(path, buf, sizeof(buf)) &&
+	if (!watchdog_read_file(path, buf, sizeof(buf)) &&
 	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7) {
 		s->busy = v[0] + v[1] + v[2];
@@ -137,7 +123,7 @@ void disturb_snap(const char *proc, uint64_t now_ns, uint64_t own_ns,
 	}
 	s->kthreads = kthread_ticks(proc);
 	snprintf(path, sizeof(path), "%s/loadavg", proc);
-	if (!slurp(path, buf, sizeof(buf)) &&
+	if (!watchdog_read_file(path, buf, sizeof(buf)) &&
 	    sscanf(buf, "%lf", &s->load1) != 1)
 		s->load1 = -1;
 	watchdog_read_psi(proc, s->psi);
@@ -164,7 +150,7 @@ static void cpu_mhz(const char *sys, double *lo, double *hi)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/cpufreq/scaling_cur_freq",
 			 dir, e->d_name);
-		if (slurp(path, buf, sizeof(buf)) ||
+		if (watchdog_read_file(path, buf, sizeof(buf)) ||
 		    sscanf(buf, "%lf", &khz) != 1 || khz <= 0)
 			continue;
 		if (!*lo || khz / 1e3 < *lo)

@@ -49,7 +49,7 @@ struct watchdog {
 /* ------------------------------ /proc ---------------------------------- */
 
 /* Read a small /proc file into @buf; -errno on failure. */
-static int read_file(const char *path, char *buf, size_t len)
+int watchdog_read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	size_t n;
@@ -73,7 +73,7 @@ void watchdog_read_psi(const char *proc, struct result_psi *psi)
 		memset(p, 0, sizeof(*p));
 		snprintf(path, sizeof(path), "%s/pressure/%s", proc,
 			 psi_name[i]);
-		if (read_file(path, buf, sizeof(buf)))
+		if (watchdog_read_file(path, buf, sizeof(buf)))
 			continue;
 		some = strstr(buf, "some ");
 		full = strstr(buf, "full ");
@@ -144,16 +144,16 @@ static void sample(struct watchdog *wd, struct result_stall *ev, int pid,
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", wd->cfg.proc, pid);
-	if (!read_file(path, buf, sizeof(buf))) {
+	if (!watchdog_read_file(path, buf, sizeof(buf))) {
 		p = strrchr(buf, ')');
 		if (p && p[1] == ' ')
 			state = p[2];
 	}
 	snprintf(path, sizeof(path), "%s/%d/wchan", wd->cfg.proc, pid);
-	if (read_file(path, wchan, sizeof(wchan)))
+	if (watchdog_read_file(path, wchan, sizeof(wchan)))
 		wchan[0] = 0;
 	snprintf(path, sizeof(path), "%s/%d/stack", wd->cfg.proc, pid);
-	rc = read_file(path, buf, sizeof(buf));
+	rc = watchdog_read_file(path, buf, sizeof(buf));
 	if (!rc) {
 		stack = watchdog_fold_stack(buf);
 	} else if (!wd->warned_stack && wd->cfg.out) {

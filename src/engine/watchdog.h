@@ -13,6 +13,7 @@
 #ifndef DBNG_WATCHDOG_H
 #define DBNG_WATCHDOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct result_stall;
@@ -46,6 +47,10 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg);
 void watchdog_stop(struct watchdog *wd);
 
 /* The bookkeeping without the thread, for the unit tests: watchdog_test.h */
+
+/* watchdog_read_file - @path's first @len - 1 bytes into @buf, NUL
+ * terminated (a /proc or /sys file); 0, or -errno. */
+int watchdog_read_file(const char *path, char *buf, size_t len);
 
 /* watchdog_read_psi - read /proc/pressure/{io,memory,cpu} under @proc into
  * @psi[PSI_NR]; entries that cannot be read stay invalid. */
