@@ -74,6 +74,10 @@ struct be_option {
 	const char *metavar; /* "N", "URL"; NULL for a flag */
 	const char *help;    /* one line for --help */
 	bool secret;	     /* a password: never written to a result */
+	/* also --LOPT[=VALUE] on the run's command line (dbench 5's
+	 * spelling: "smb-share", "server"), or NULL.  Several backends may
+	 * share one; it sets the option of the backend the run uses */
+	const char *lopt;
 };
 
 /* The run, as the backend sees it (read-only in the children). */

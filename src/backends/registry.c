@@ -128,23 +128,84 @@ void backend_help(FILE *f)
 	for (size_t i = 0; i < NBACKENDS; i++) {
 		const struct be_option *o = backends[i]->options;
 
-		for (; o && o->name; o++)
-			fprintf(f, "                             %s: -o %s%s%s\n"
-				"                               %s\n",
-				backends[i]->name, o->name,
-				o->metavar ? "=" : "",
-				o->metavar ? o->metavar : "", o->help);
+		for (; o && o->name; o++) {
+			const char *eq = o->metavar ? "=" : "";
+			const char *mv = o->metavar ? o->metavar : "";
+
+			fprintf(f, "                             %s: -o %s%s%s",
+				backends[i]->name, o->name, eq, mv);
+			if (o->lopt)
+				fprintf(f, ", --%s%s%s", o->lopt, eq, mv);
+			fprintf(f, "\n                               %s\n",
+				o->help);
+		}
 	}
 }
 
+/* The option of @b called @name (@len bytes), or, with @lopt, the one
+ * whose long option it is. */
 static const struct be_option *find_option(const struct backend *b,
-					   const char *name, size_t len)
+					   const char *name, size_t len,
+					   bool lopt)
 {
 	for (const struct be_option *o = b->options; o && o->name; o++) {
-		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+		const char *n = lopt ? o->lopt : o->name;
+
+		if (n && strlen(n) == len && !strncmp(n, name, len))
 			return o;
 	}
 	return NULL;
+}
+
+int backend_long_options(const struct be_option **out, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		for (const struct be_option *o = backends[i]->options;
+		     o && o->name; o++) {
+			int k = 0;
+
+			if (!o->lopt)
+				continue;
+			while (k < n && strcmp(out[k]->lopt, o->lopt))
+				k++;
+			if (k < n)
+				continue; /* another backend's, already in */
+			if (n == max)
+				return -1;
+			out[n++] = o;
+		}
+	}
+	return n;
+}
+
+/* "--LOPT[=VALUE]: backend 'B' has no option --LOPT (an option of -B X,
+ * -B Y)" in @err */
+static int no_long_option(const struct backend *b, const char *kv, size_t len,
+			  char *err, size_t errlen)
+{
+	size_t n = (size_t)snprintf(err, errlen, "%s: backend '%s' has no "
+				    "option %.*s", kv, b->name, (int)len, kv);
+	int k = 0;
+
+	for (size_t i = 0; i < NBACKENDS && n < errlen; i++) {
+		if (find_option(backends[i], kv + 2, len - 2, true))
+			n += (size_t)snprintf(err + n, errlen - n, "%s-B %s",
+					      k++ ? ", " : " (an option of ",
+					      backends[i]->name);
+	}
+	if (k && n < errlen)
+		snprintf(err + n, errlen - n, ")");
+	return -1;
+}
+
+static int needs_value(const char *kv, size_t len, bool lopt,
+		       const struct be_option *o, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s%.*s needs a value (%.*s=%s)",
+		 lopt ? "" : "-o ", (int)len, kv, (int)len, kv, o->metavar);
+	return -1;
 }
 
 static int set_option(const struct backend *b, void *opts, const char *kv,
@@ -153,10 +214,15 @@ static int set_option(const struct backend *b, void *opts, const char *kv,
 	const char *eq = strchr(kv, '=');
 	size_t len = eq ? (size_t)(eq - kv) : strlen(kv);
 	const char *val = eq ? eq + 1 : NULL;
-	const struct be_option *o = find_option(b, kv, len);
+	bool lopt = !strncmp(kv, "--", 2);
+	const struct be_option *o =
+		lopt ? find_option(b, kv + 2, len - 2, true)
+		     : find_option(b, kv, len, false);
 	char *dst, *end;
 	long v;
 
+	if (!o && lopt)
+		return no_long_option(b, kv, len, err, errlen);
 	if (!o) {
 		size_t n = (size_t)snprintf(err, errlen, "-o %s: backend '%s' "
 					    "has no option '%.*s'", kv,
@@ -175,34 +241,29 @@ static int set_option(const struct backend *b, void *opts, const char *kv,
 	switch (o->type) {
 	case BE_OPT_FLAG:
 		if (val && strcmp(val, "0") && strcmp(val, "1")) {
-			snprintf(err, errlen, "-o %s: '%s' is not 0 or 1", kv,
-				 val);
+			snprintf(err, errlen, "%s%s: '%s' is not 0 or 1",
+				 lopt ? "" : "-o ", kv, val);
 			return -1;
 		}
 		*(bool *)(void *)dst = !val || !strcmp(val, "1");
 		return 0;
 	case BE_OPT_INT:
-		if (!val || !*val) {
-			snprintf(err, errlen, "-o %.*s needs a value (%.*s=%s)",
-				 (int)len, kv, (int)len, kv, o->metavar);
-			return -1;
-		}
+		if (!val || !*val)
+			return needs_value(kv, len, lopt, o, err, errlen);
 		errno = 0;
 		v = strtol(val, &end, 10);
 		if (*end || errno || v < o->min || v > o->max ||
 		    v < INT_MIN || v > INT_MAX) {
-			snprintf(err, errlen, "-o %s: '%s' is not a whole "
-				 "number in %ld..%ld", kv, val, o->min, o->max);
+			snprintf(err, errlen, "%s%s: '%s' is not a whole "
+				 "number in %ld..%ld", lopt ? "" : "-o ", kv,
+				 val, o->min, o->max);
 			return -1;
 		}
 		*(int *)(void *)dst = (int)v;
 		return 0;
 	case BE_OPT_STR:
-		if (!val || !*val) {
-			snprintf(err, errlen, "-o %.*s needs a value (%.*s=%s)",
-				 (int)len, kv, (int)len, kv, o->metavar);
-			return -1;
-		}
+		if (!val || !*val)
+			return needs_value(kv, len, lopt, o, err, errlen);
 		*(const char **)(void *)dst = val;
 		return 0;
 	}

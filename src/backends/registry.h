@@ -30,7 +30,15 @@ const char *backend_names(void);
 void backend_help(FILE *f);
 
 /*
+ * backend_long_options - the options of every backend that have a long
+ * option of the run's command line (be_option.lopt), one per distinct
+ * lopt, into @out[0..max-1]; their count, -1 if more than @max.
+ */
+int backend_long_options(const struct be_option **out, int max);
+
+/*
  * backend_options - parse the -o NAME[=VALUE] strings @kv[0..n-1] for @b
+ * (or --LOPT[=VALUE], a long option of an option: backend_long_options)
  * into a new option struct (*@opts, zeroed first; free() it), then run
  * the backend's check().  0, or -1 with a message in @err.
  */

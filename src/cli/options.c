@@ -14,9 +14,17 @@
 #include "registry.h"
 #include "version.h"
 
-/* -o NAME[=VALUE]: collected here, parsed by the backend's registry */
+/* -o NAME[=VALUE] and the backends' --LOPT[=VALUE]: collected here in
+ * their order, parsed by the backend's registry once -B is known; the
+ * latter as "--LOPT=VALUE" strings made here (be_made) */
 static const char *be_opts[OPT_MAX_BACKEND_OPTS];
+static char *be_made[OPT_MAX_BACKEND_OPTS];
 static int nbe_opts;
+
+/* the backends' long options (backend_long_options), getopt values
+ * O_BACKEND + index */
+static const struct be_option *be_lopts[OPT_MAX_BACKEND_LOPTS];
+static int nbe_lopts;
 
 /*
  * What the command line adds to the list of config.h (config_fields[]),
@@ -50,6 +58,7 @@ static const struct cli_field cli[CFG_NR] = {
 /* getopt values of the long options without a short one: 256 + field */
 #define O_FIELD	  256
 #define O_VERSION (O_FIELD + CFG_NR)
+#define O_BACKEND (O_VERSION + 1)
 
 /* The options that are not settings. */
 static const struct option other_opts[] = {
@@ -72,8 +81,8 @@ static int short_of(int i)
 	return o[0] == '-' && o[1] && o[1] != '-' ? o[1] : 0;
 }
 
-/* Fill @lo (CFG_NR + NOTHER + 1 entries) and @so (2 * CFG_NR + 8 bytes)
- * for getopt_long. */
+/* Fill @lo (CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1 entries) and @so
+ * (2 * CFG_NR + 8 bytes) for getopt_long. */
 static void make_opts(struct option *lo, char *so)
 {
 	int n = 0;
@@ -97,6 +106,12 @@ static void make_opts(struct option *lo, char *so)
 	}
 	for (size_t i = 0; i < NOTHER; i++)
 		lo[n++] = other_opts[i];
+	for (int i = 0; i < nbe_lopts; i++)
+		lo[n++] = (struct option){be_lopts[i]->lopt,
+					  be_lopts[i]->type == BE_OPT_FLAG
+						  ? no_argument
+						  : required_argument,
+					  NULL, O_BACKEND + i};
 	lo[n] = (struct option){NULL, 0, NULL, 0};
 	strcpy(so, OTHER_SHORT);
 }
@@ -209,6 +224,33 @@ static bool is_long(const char *arg)
 	return !strncmp(arg, "--", 2);
 }
 
+/* Keep the backend option @kv (-o's), or "--LOPT=@val" of the backend
+ * long option @lo.  0, or -1 with a message printed. */
+static int add_backend_opt(const char *kv, const struct be_option *lo,
+			   const char *val)
+{
+	if (nbe_opts == OPT_MAX_BACKEND_OPTS) {
+		fprintf(stderr, "dbench-ng: more than %d backend options\n",
+			OPT_MAX_BACKEND_OPTS);
+		return -1;
+	}
+	if (lo) {
+		size_t n = strlen(lo->lopt) + (val ? strlen(val) : 0) + 4;
+		char *s = malloc(n);
+
+		if (!s) {
+			fprintf(stderr, "dbench-ng: out of memory\n");
+			return -1;
+		}
+		snprintf(s, n, "--%s%s%s", lo->lopt, val ? "=" : "",
+			 val ? val : "");
+		be_made[nbe_opts] = s;
+		kv = s;
+	}
+	be_opts[nbe_opts++] = kv;
+	return 0;
+}
+
 int opt_backend_options(const char *const **kv)
 {
 	*kv = be_opts;
@@ -271,10 +313,21 @@ static int set_field(struct config *cfg, int i, char *val)
 
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 {
-	struct option long_opts[CFG_NR + NOTHER + 1];
+	struct option long_opts[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
 	char short_opts[2 * CFG_NR + 8];
 	char name[64];
 	int c, i;
+
+	for (i = 0; i < OPT_MAX_BACKEND_OPTS; i++) {
+		free(be_made[i]);
+		be_made[i] = NULL;
+	}
+	nbe_lopts = backend_long_options(be_lopts, OPT_MAX_BACKEND_LOPTS);
+	if (nbe_lopts < 0) {
+		fprintf(stderr, "dbench-ng: the backends have more than %d "
+			"long options\n", OPT_MAX_BACKEND_LOPTS);
+		return OPT_ERROR;
+	}
 
 	memset(cfg, 0, sizeof(*cfg));
 	for (i = 0; i < CFG_NR; i++) {
@@ -301,11 +354,8 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 		case 'T':
 			break; /* tbench socket options: nothing to do */
 		case 'o':
-			if (nbe_opts == OPT_MAX_BACKEND_OPTS) {
-				bad_value("-o", optarg, "is one too many");
+			if (add_backend_opt(optarg, NULL, NULL))
 				return OPT_ERROR;
-			}
-			be_opts[nbe_opts++] = optarg;
 			break;
 		case 'h':
 			opt_usage(stdout);
@@ -313,6 +363,11 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 		case O_VERSION:
 			printf("dbench-ng %s\n", dbng_version);
 			return OPT_EXIT_OK;
+		case O_BACKEND ... O_BACKEND + OPT_MAX_BACKEND_LOPTS - 1:
+			if (add_backend_opt(NULL, be_lopts[c - O_BACKEND],
+					    optarg))
+				return OPT_ERROR;
+			break;
 		case ':':
 			fprintf(stderr,
 				"dbench-ng: option '%s' needs a value\n",

@@ -17,6 +17,7 @@
 #define OPT_MAX_PROCS 100000
 #define OPT_BUILTIN   BUILTIN_NETBENCH
 #define OPT_MAX_BACKEND_OPTS 64
+#define OPT_MAX_BACKEND_LOPTS 32 /* distinct --LOPT of all backends */
 
 
 /* opt_out - where the human-readable output goes: stdout, or stderr when
@@ -34,7 +35,8 @@ enum opt_result {
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
 
 /* opt_backend_options - the -o NAME[=VALUE] strings of the last
- * opt_parse(), in their order, for the backend (registry.h); their count */
+ * opt_parse(), and the backends' long options as "--LOPT[=VALUE]", in
+ * their order, for the backend (registry.h); their count */
 int opt_backend_options(const char *const **kv);
 
 #endif

@@ -40,6 +40,7 @@ static const struct be_option fake_options[] = {
 	 .type = BE_OPT_STR,
 	 .metavar = "URL",
 	 .help = "text",
+	 .lopt = "fake-url",
 	 .offset = offsetof(struct fake_opts, url)},
 	{.name = "password",
 	 .type = BE_OPT_STR,
@@ -133,6 +134,12 @@ static void test_options(void **state)
 	assert_string_equal(text, "");
 	free(o);
 
+	/* a long option sets the same field as its -o name; the last wins */
+	const char *lo[] = {"url=a", "--fake-url=smb://h/t"};
+	assert_int_equal(parse(lo, 2, &o, err), 0);
+	assert_string_equal(o->url, "smb://h/t");
+	free(o);
+
 	const struct {
 		const char *kv, *msg;
 	} bad[] = {
@@ -147,6 +154,11 @@ static void test_options(void **state)
 		 "-o depth=1x: '1x' is not a whole number in 1..64"},
 		{"url=", "-o url needs a value (url=URL)"},
 		{"password=x", "-o password needs -o url"}, /* check() */
+		/* long options (be_option.lopt), as options.c passes them */
+		{"--fake-url", "--fake-url needs a value (--fake-url=URL)"},
+		{"--url=x", "--url=x: backend 'fake' has no option --url"},
+		{"--no-openat2", "--no-openat2: backend 'fake' has no option "
+				 "--no-openat2"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(parse(&bad[i].kv, 1, &o, err), -1);
