@@ -64,6 +64,7 @@ void result_stall_free(struct result_stall *ev)
 		free(ev->samples[i].wchan);
 		free(ev->samples[i].stack);
 	}
+	result_offcpu_free(&ev->offcpu);
 	memset(ev, 0, sizeof(*ev));
 }
 
@@ -95,6 +96,7 @@ void result_free(struct result *r)
 	for (int i = 0; i < r->stalls.nfolded; i++)
 		free(r->stalls.folded[i].stack);
 	free(r->stalls.note);
+	result_offcpu_run_free(&r->stalls.offcpu);
 	free(r);
 }
 

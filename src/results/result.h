@@ -15,6 +15,7 @@
 #include "histogram.h"
 #include "ops.h"
 #include "config.h"
+#include "result_offcpu.h"
 
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_MAX_MSGS 8
@@ -137,6 +138,7 @@ struct result_stall {
 	struct result_psi psi_start[PSI_NR], psi_end[PSI_NR];
 	int nsamples;
 	struct result_stall_sample samples[STALL_MAX_SAMPLES];
+	struct result_offcpu offcpu;	/* why it waited (BPF tracing) */
 };
 
 /* How resource @i's pressure changed over stall @ev (avg10 in %, the
@@ -185,6 +187,9 @@ struct result_stalls {
 	struct result_folded folded[STALL_MAX_FOLDED];
 	uint64_t folded_other;		/* samples beyond STALL_MAX_FOLDED */
 	char *note;			/* e.g. why stacks could not be read */
+	struct result_offcpu_run offcpu; /* how they were explained (BPF or
+					   /proc), and where the stalled ops
+					   spent their time */
 };
 
 /* Where the run happened (all strings may be NULL when unknown). */

@@ -450,6 +450,123 @@ static void read_disturb(struct reader *rd, json_t *o, struct result *r)
 	d->valid = true;
 }
 
+/* An optional integer: @unknown when absent or null */
+static int get_opt_int(struct reader *rd, json_t *o, const char *where,
+		       const char *k, int unknown)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!v || json_is_null(v))
+		return unknown;
+	return get_int(rd, o, where, k, 0, INT32_MAX);
+}
+
+/* A waker's context by name; an unknown name is an error */
+static int get_ctx(struct reader *rd, json_t *o, const char *where)
+{
+	const char *s = json_string_value(json_object_get(o, "waker_context"));
+	int c = waker_ctx_parse(s);
+
+	if (c < 0) {
+		rerr(rd, "field '%swaker_context' is not a waker context",
+		     where);
+		return WAKER_UNKNOWN;
+	}
+	return c;
+}
+
+/* Why a stalled op waited (BPF); absent or null without the tracing */
+static void read_offcpu(struct reader *rd, json_t *o, struct result_offcpu *oc)
+{
+	const char *w = "stalls.events[].offcpu.", *ww = "offcpu.waits[].";
+	json_t *x;
+	size_t i;
+
+	if (!o || json_is_null(o))
+		return;
+	oc->valid = true;
+	oc->blocked_ms = get_num(rd, o, w, "blocked_ms");
+	oc->runq_ms = get_num(rd, o, w, "runq_ms");
+	oc->sleeps = (uint32_t)get_int(rd, o, w, "sleeps", 0, INT32_MAX);
+	oc->preempted = (uint32_t)get_int(rd, o, w, "preempted", 0, INT32_MAX);
+	oc->partial = get_bool(rd, o, w, "partial");
+	json_array_foreach(get(rd, o, w, "waits", JSON_ARRAY), i, x) {
+		struct result_wait *v;
+		const char *st;
+
+		if (i >= STALL_MAX_WAITS)
+			break;
+		v = &oc->waits[oc->nwaits++];
+		v->at_ms = get_num(rd, x, ww, "at_ms");
+		v->blocked_ms = get_num(rd, x, ww, "blocked_ms");
+		v->runq_ms = get_num(rd, x, ww, "runq_ms");
+		st = json_string_value(json_object_get(x, "state"));
+		v->state = st && *st == 'D' ? 'D' : 'S';
+		v->woken = get_bool(rd, x, ww, "woken");
+		v->stack = get_str(rd, x, ww, "stack");
+		v->waker_pid = get_opt_int(rd, x, ww, "waker_pid", 0);
+		v->waker_comm = get_str(rd, x, ww, "waker_comm");
+		v->waker_client = get_opt_int(rd, x, ww, "waker_client", -1);
+		v->waker_ctx = get_ctx(rd, x, ww);
+		v->waker_stack = get_str(rd, x, ww, "waker_stack");
+	}
+}
+
+/* How the stalls were explained, and the per-op table (BPF); absent in
+ * older results */
+static void read_offcpu_run(struct reader *rd, json_t *o,
+			    struct result_offcpu_run *oc)
+{
+	const char *w = "stalls.bpf.", *ww = "stalls.bpf.waits[].";
+	json_t *b = json_object_get(o, "bpf"), *x, *ot;
+	size_t i;
+
+	oc->method = get_str(rd, o, "stalls.", "method");
+	oc->method_note = get_str(rd, o, "stalls.", "method_note");
+	if (!b || json_is_null(b))
+		return;
+	oc->intervals = get_u64(rd, b, w, "intervals");
+	oc->lost = get_u64(rd, b, w, "lost");
+	oc->untraced = get_u64(rd, b, w, "untraced");
+	oc->stack_errors = get_u64(rd, b, w, "stack_errors");
+	oc->overflow = get_u64(rd, b, w, "overflow");
+	oc->stack_min_ms = get_num(rd, b, w, "stack_min_ms");
+	oc->symbols = get_bool(rd, b, w, "symbols");
+	oc->irq_method = get_str(rd, b, w, "irq_method");
+	json_array_foreach(get(rd, b, w, "waits", JSON_ARRAY), i, x) {
+		const char *op = json_string_value(json_object_get(x, "op"));
+		const char *k = json_string_value(json_object_get(x, "kind"));
+		struct result_wait_pair *p;
+
+		if (i >= STALL_MAX_PAIRS)
+			break;
+		if (op_by_label(op ? op : "") < 0 || wait_kind_parse(k) < 0) {
+			rerr(rd, "stalls.bpf.waits[%zu] is not a row of "
+				 "waits", i);
+			return;
+		}
+		p = &oc->pairs[oc->npairs++];
+		p->op = op_by_label(op);
+		p->kind = wait_kind_parse(k);
+		p->count = get_u64(rd, x, ww, "count");
+		p->ms = get_num(rd, x, ww, "ms");
+		p->waker_ctx = WAKER_UNKNOWN;
+		if (p->kind != WAIT_SLEEP)
+			continue;
+		p->stack = get_str(rd, x, ww, "stack");
+		p->waker_client = get_bool(rd, x, ww, "waker_client");
+		p->waker_ctx = get_ctx(rd, x, ww);
+		p->waker_comm = get_str(rd, x, ww, "waker_comm");
+		p->waker_stack = get_str(rd, x, ww, "waker_stack");
+	}
+	ot = get(rd, b, w, "waits_other", JSON_OBJECT);
+	if (ot) {
+		oc->other_count = get_u64(rd, ot, "stalls.bpf.waits_other.",
+					  "count");
+		oc->other_ms = get_num(rd, ot, "stalls.bpf.waits_other.", "ms");
+	}
+}
+
 /* The stalls section; absent in results of older dbench-ng versions. */
 static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 {
@@ -525,6 +642,7 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 			p->wchan = get_str(rd, v, "samples[].", "wchan");
 			p->stack = get_str(rd, v, "samples[].", "stack");
 		}
+		read_offcpu(rd, json_object_get(x, "offcpu"), &e->offcpu);
 	}
 	json_array_foreach(get(rd, o, w, "folded_stacks", JSON_ARRAY), i, x) {
 		if (i >= STALL_MAX_FOLDED)
@@ -537,6 +655,7 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 	}
 	st->folded_other = get_u64(rd, o, w, "folded_other");
 	st->note = get_str(rd, o, w, "note");
+	read_offcpu_run(rd, o, &st->offcpu);
 }
 
 int result_parse_json(const char *name, const char *text, size_t len,

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "file_replace.h"
 #include "percentiles.h"
@@ -281,6 +282,97 @@ static json_t *disturb_json(const struct result_disturb *d)
 	return o;
 }
 
+/* One sleep of a stalled op and its waker (BPF) */
+static json_t *wait_json(const struct result_wait *w)
+{
+	json_t *o = json_object();
+	char state[2] = {w->state ? w->state : '?', 0};
+
+	set(o, "at_ms", json_real(w->at_ms));
+	set(o, "blocked_ms", json_real(w->blocked_ms));
+	set(o, "runq_ms", json_real(w->runq_ms));
+	set(o, "state", json_string(state));
+	set(o, "woken", json_boolean(w->woken));
+	set(o, "stack", str_or_null(w->stack));
+	set(o, "waker_pid", w->woken ? json_integer(w->waker_pid)
+				     : json_null());
+	set(o, "waker_comm", str_or_null(w->waker_comm));
+	set(o, "waker_client", w->waker_client >= 0
+				       ? json_integer(w->waker_client)
+				       : json_null());
+	set(o, "waker_context", json_string(waker_ctx_name(w->waker_ctx)));
+	set(o, "waker_stack", str_or_null(w->waker_stack));
+	return o;
+}
+
+/* Why a stalled op waited (BPF), or null without the tracing */
+static json_t *offcpu_json(const struct result_offcpu *oc)
+{
+	json_t *o, *w;
+
+	if (!oc->valid)
+		return json_null();
+	o = json_object();
+	w = json_array();
+	set(o, "blocked_ms", json_real(oc->blocked_ms));
+	set(o, "runq_ms", json_real(oc->runq_ms));
+	set(o, "sleeps", json_integer(oc->sleeps));
+	set(o, "preempted", json_integer(oc->preempted));
+	set(o, "partial", json_boolean(oc->partial));
+	for (int i = 0; i < oc->nwaits; i++)
+		json_array_append_new(w, wait_json(&oc->waits[i]));
+	set(o, "waits", w);
+	return o;
+}
+
+/* How the stalls were explained, and where the stalled ops spent their
+ * time (BPF): keys of the stalls object */
+static void offcpu_run_json(json_t *st, const struct result_offcpu_run *oc)
+{
+	json_t *b, *a, *x;
+
+	set(st, "method", str_or_null(oc->method));
+	set(st, "method_note", str_or_null(oc->method_note));
+	if (!oc->method || strcmp(oc->method, "bpf")) {
+		set(st, "bpf", json_null());
+		return;
+	}
+	b = json_object();
+	set(b, "intervals", u64(oc->intervals));
+	set(b, "lost", u64(oc->lost));
+	set(b, "untraced", u64(oc->untraced));
+	set(b, "stack_errors", u64(oc->stack_errors));
+	set(b, "overflow", u64(oc->overflow));
+	set(b, "stack_min_ms", json_real(oc->stack_min_ms));
+	set(b, "symbols", json_boolean(oc->symbols));
+	set(b, "irq_method", str_or_null(oc->irq_method));
+	a = json_array();
+	for (int i = 0; i < oc->npairs; i++) {
+		const struct result_wait_pair *p = &oc->pairs[i];
+
+		x = json_object();
+		set(x, "op", json_string(op_info[p->op].label));
+		set(x, "kind", json_string(wait_kind_name(p->kind)));
+		set(x, "count", u64(p->count));
+		set(x, "ms", json_real(p->ms));
+		if (p->kind == WAIT_SLEEP) {
+			set(x, "stack", str_or_null(p->stack));
+			set(x, "waker_client", json_boolean(p->waker_client));
+			set(x, "waker_context",
+			    json_string(waker_ctx_name(p->waker_ctx)));
+			set(x, "waker_comm", str_or_null(p->waker_comm));
+			set(x, "waker_stack", str_or_null(p->waker_stack));
+		}
+		json_array_append_new(a, x);
+	}
+	set(b, "waits", a);
+	x = json_object();
+	set(x, "count", u64(oc->other_count));
+	set(x, "ms", json_real(oc->other_ms));
+	set(b, "waits_other", x);
+	set(st, "bpf", b);
+}
+
 static json_t *stalls_json(const struct result_stalls *st)
 {
 	json_t *o = json_object(), *per = json_object(), *ev = json_array();
@@ -334,6 +426,7 @@ static json_t *stalls_json(const struct result_stalls *st)
 			json_array_append_new(sm, y);
 		}
 		set(x, "samples", sm);
+		set(x, "offcpu", offcpu_json(&e->offcpu));
 		json_array_append_new(ev, x);
 	}
 	set(o, "events", ev);
@@ -347,6 +440,7 @@ static json_t *stalls_json(const struct result_stalls *st)
 	set(o, "folded_stacks", fo);
 	set(o, "folded_other", u64(st->folded_other));
 	set(o, "note", str_or_null(st->note));
+	offcpu_run_json(o, &st->offcpu);
 	return o;
 }
 
