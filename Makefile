@@ -21,7 +21,7 @@ override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
-PKGS     = zlib jansson $(PKGS_BE)
+PKGS     = zlib jansson $(PKGS_BE) $(PKGS_BPF)
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 
@@ -43,7 +43,8 @@ USES_cli      := cli analysis report backends engine results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
-$(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(shell find src/$(l) -name '*.c'))))
+$(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(filter-out %.bpf.c,$(shell \
+	find src/$(l) -name '*.c')))))
 
 # Backends that need a library, as NAME:PKGCONFIG:DEBIAN-PACKAGE.  One whose
 # library pkg-config finds is built from src/backends/NAME/ (its registry
@@ -62,6 +63,22 @@ PKGS_BE    := $(foreach b,$(BE_FOUND),$(call be_field,$(b),2))
 BE_DEFS    := $(foreach b,$(BE_FOUND),-DHAVE_BACKEND_$(call be_field,$(b),1)) \
 	      -DDBNG_MISSING_BACKENDS='"$(foreach b,$(BE_MISSING),$(call \
 		be_field,$(b),1):$(call be_field,$(b),3) )"'
+# BPF tracing of the clients' off-CPU time for the stall watchdog
+# (src/engine/offcpu_bpf.c, docs/design.md §9): built when pkg-config
+# finds libbpf and clang and bpftool are there (NO_BPF=1: never).  The BPF
+# object is compiled with clang against a hand-written CO-RE header (no
+# kernel BTF is needed to build), bpftool makes its skeleton; without
+# them the program says at run time that BPF is unavailable and why.
+BPF_CLANG ?= clang
+BPFTOOL   ?= $(or $(shell command -v bpftool 2>/dev/null),$(wildcard \
+		/usr/sbin/bpftool))
+BPF_PKG   ?= libbpf
+ifndef NO_BPF
+BPF_FOUND := $(and $(shell pkg-config --exists '$(BPF_PKG)' && echo y),$(shell \
+		command -v $(BPF_CLANG) 2>/dev/null),$(BPFTOOL))
+endif
+PKGS_BPF  := $(if $(BPF_FOUND),$(BPF_PKG))
+BPF_DEFS  := $(if $(BPF_FOUND),-DHAVE_BPF -Ibuild/bpf)
 SRC      := $(foreach l,$(LAYERS),$(SRC_$(l)))
 OBJ      := $(SRC:%.c=build/%.o)
 MAIN_OBJ := build/src/cli/main.o
@@ -111,10 +128,12 @@ ifndef V
 Q_CC = @echo '  CC      $@';
 Q_LD = @echo '  LD      $@';
 Q_AR = @echo '  AR      $@';
+Q_BPF = @echo '  BPF     $@';
+Q_GEN = @echo '  GEN     $@';
 endif
 
 .PHONY: all deps deps-check run check bench install clean format lint workload \
-	test-progs print-backends
+	test-progs print-backends print-bpf
 
 all: $(PROG)
 
@@ -130,6 +149,9 @@ $(PROG): $(MAIN_OBJ) $(LIBS_ALL) build/flags.txt
 		be_field,$(b),1)' not built: pkg-config finds no \
 		$(call be_field,$(b),2) (apt-get install $(call \
 		be_field,$(b),3), then make)" >&2;)
+	@$(if $(BPF_FOUND)$(NO_BPF),,echo "note: BPF tracing of stalls not \
+		built: needs libbpf (pkg-config), clang and bpftool \
+		(apt-get install libbpf-dev clang bpftool, then make)" >&2)
 
 # which optional backends this build has, and which it leaves out
 print-backends:
@@ -137,6 +159,11 @@ print-backends:
 	@echo "not built:$(if $(BE_MISSING), $(strip $(foreach \
 		b,$(BE_MISSING),$(call be_field,$(b),1) (needs $(call \
 		be_field,$(b),3)))))"
+
+# whether this build traces stalls with BPF
+print-bpf:
+	@echo "bpf: $(if $(BPF_FOUND),built,not built (needs libbpf-dev, clang, \
+		bpftool))"
 
 build/lib%.a:
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -165,6 +192,23 @@ build/src/backends/registry.o: build/backends.txt
 build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
 $(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
 	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
+# the BPF object and its skeleton (a header embedding the object), made
+# only when BPF_FOUND; offcpu_bpf.o is rebuilt when that changes
+build/bpf.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BPF_DEFS)' | cmp -s - $@ || echo '$(BPF_DEFS)' > $@
+build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),build/bpf/offcpu.skel.h)
+build/src/engine/offcpu_bpf.o: override CPPFLAGS += $(BPF_DEFS) \
+	$(if $(BPF_FOUND),$(shell pkg-config --cflags $(BPF_PKG)))
+build/bpf/offcpu.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
+		src/engine/offcpu_rec.h
+	@mkdir -p $(@D)
+	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
+		-Isrc/engine -Isrc/engine/bpf \
+		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
+build/bpf/offcpu.skel.h: build/bpf/offcpu.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu_bpf > $@.tmp && \
+		mv $@.tmp $@
 .PHONY: FORCE
 FORCE:
 
@@ -244,7 +288,8 @@ install: $(PROG)
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
 
 format:
-	clang-format -i $(SRC) $(shell find src -name '*.h') tests/unit/*.c \
+	clang-format -i $(SRC) $(shell find src -name '*.h' -o -name '*.bpf.c') \
+		tests/unit/*.c \
 		tests/faultfs/*.c
 
 # cppcheck: every finding of the classes error, warning, performance and

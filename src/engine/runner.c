@@ -32,6 +32,7 @@
 #include "loadfile.h"
 #include "config.h"
 #include "disturb.h"
+#include "offcpu_bpf.h"
 #include "result.h"
 #include "shm.h"
 #include "stopsig.h"
@@ -67,6 +68,7 @@ struct runner {
 	uint64_t kids0_ns;
 	struct disturb_snap dsnap0;
 	struct watchdog *wd;
+	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
 	FILE *out;		/* stdout, or stderr with --json - */
 };
 
@@ -500,6 +502,40 @@ static bool raise_priority(int *old)
 	return true;
 }
 
+/*
+ * Trace the clients' off-CPU time with BPF for the watchdog (the clients
+ * are at the barrier: none of their sleeps is missed), or say once why
+ * not; the result says which method explained the stalls.
+ */
+static void start_tracing(struct runner *r)
+{
+	static bool said; /* once, not per run of --runs */
+	struct result_offcpu_run *o = &r->res->stalls.offcpu;
+	const char *note;
+	char why[400];
+
+	r->trace = offcpu_trace_start(r->pids, r->cfg->nprocs, r->cfg->cpp,
+				      (uint64_t)r->cfg->stall_ms *
+					      NSEC_PER_MSEC,
+				      r->cfg->no_bpf, why, sizeof(why));
+	if (r->trace) {
+		note = offcpu_trace_note(r->trace);
+		o->method_note = note ? strdup(note) : NULL;
+		return;
+	}
+	o->method = strdup("proc");
+	o->method_note = strdup(why);
+	if (said)
+		return;
+	said = true;
+	if (r->cfg->no_bpf)
+		fprintf(stderr, "dbench-ng: BPF tracing off (--no-bpf): "
+			"stalls get /proc sampling only\n");
+	else
+		fprintf(stderr, "dbench-ng: BPF tracing unavailable: %s; "
+			"stalls get /proc sampling only\n", why);
+}
+
 static void run_phases(struct runner *r)
 {
 	const struct config *cfg = r->cfg;
@@ -528,6 +564,8 @@ static void run_phases(struct runner *r)
 			.out = &r->res->stalls,
 		};
 
+		start_tracing(r);
+		wc.offcpu = offcpu_trace_book(r->trace);
 		r->wd = watchdog_start(&wc);
 		if (!r->wd)
 			fprintf(stderr, "dbench-ng: cannot start the stall "
@@ -573,6 +611,8 @@ static void run_phases(struct runner *r)
 	}
 	watchdog_stop(r->wd);
 	r->wd = NULL;
+	offcpu_trace_stop(r->trace); /* after the watchdog's last look */
+	r->trace = NULL;
 	if (cfg->show_exec_time)
 		ticks_passes(r->ticks);
 	for (int i = 0; i < cfg->nclients; i++) {

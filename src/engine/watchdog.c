@@ -27,6 +27,7 @@
 
 #include "clock.h"
 #include "deadline.h"
+#include "offcpu.h"
 #include "result.h"
 #include "shm.h"
 
@@ -43,6 +44,8 @@ struct watchdog {
 	pthread_t thread;
 	volatile int quit;
 	struct active **active;	/* per client: the stall in progress */
+	uint64_t *head0, *seen;	/* per client, this poll: slow_head and the
+				   op in flight (0: none) */
 	bool warned_stack;
 };
 
@@ -270,6 +273,8 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 			}
 			break;
 		case M_SHORT: /* not a stall by the client's clock */
+			if (wd->cfg.offcpu)
+				offcpu_drop(wd->cfg.offcpu, client);
 			result_stall_free(ev);
 			return;
 		case M_LOST: /* an upper bound: the time to this poll */
@@ -284,6 +289,9 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	warm = wd->cfg.shm->hdr.warmup_end_ns;
 	ev->warmup = ended && warm != DEADLINE_NEVER &&
 		     !deadline_past(a->start_ns + d, warm);
+	if (wd->cfg.offcpu) /* its sleeps, their wakers (BPF) */
+		offcpu_close(wd->cfg.offcpu, client, a->start_ns + d, ended,
+			     now, ev);
 	watchdog_read_psi(wd->cfg.proc, ev->psi_end);
 	if (ev->warmup) {
 		st->warmup_total++;
@@ -349,18 +357,32 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
 	sample(wd, ev, ev->pid, (double)(now - start) / 1e6);
 	a->next_sample_ns = now + wd->cfg.sample_ns;
 	wd->active[client] = a;
+	if (wd->cfg.offcpu)
+		offcpu_open(wd->cfg.offcpu, client, start, now);
 }
 
+/*
+ * With BPF tracing, the slots are read first and the ring buffer drained
+ * after: an op seen ended then has all its intervals in (the client was
+ * back on a CPU, its record sent, before it ended the op), and an op seen
+ * in flight has all those that came back by @now.
+ */
 void watchdog_poll(struct watchdog *wd, uint64_t now)
 {
 	for (int i = 0; i < wd->cfg.nclients; i++) {
 		struct client_slot *s = &wd->cfg.shm->slot[i];
+
 		/* first: the record of the op seen in flight next, if it
 		 * gets one, is at head0 - 1 or later */
-		uint64_t head0 = __atomic_load_n(&s->slow_head,
-						 __ATOMIC_ACQUIRE);
-		uint64_t start = __atomic_load_n(&s->op_start_ns,
-						 __ATOMIC_ACQUIRE);
+		wd->head0[i] = __atomic_load_n(&s->slow_head,
+					       __ATOMIC_ACQUIRE);
+		wd->seen[i] = __atomic_load_n(&s->op_start_ns,
+					      __ATOMIC_ACQUIRE);
+	}
+	if (wd->cfg.offcpu)
+		offcpu_drain(wd->cfg.offcpu);
+	for (int i = 0; i < wd->cfg.nclients; i++) {
+		uint64_t head0 = wd->head0[i], start = wd->seen[i];
 		struct active *a = wd->active[i];
 
 		if (a && start != a->start_ns) {
@@ -377,6 +399,8 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 			a->next_sample_ns = now + wd->cfg.sample_ns;
 		}
 	}
+	if (wd->cfg.offcpu)
+		offcpu_settle(wd->cfg.offcpu, now, wd->seen);
 }
 
 static void *watchdog_main(void *arg)
@@ -402,7 +426,12 @@ struct watchdog *watchdog_new(const struct watchdog_cfg *cfg)
 		return NULL;
 	wd->cfg = *cfg;
 	wd->active = calloc((size_t)cfg->nclients, sizeof(*wd->active));
-	if (!wd->active) {
+	wd->head0 = calloc((size_t)cfg->nclients, sizeof(*wd->head0));
+	wd->seen = calloc((size_t)cfg->nclients, sizeof(*wd->seen));
+	if (!wd->active || !wd->head0 || !wd->seen) {
+		free(wd->active);
+		free(wd->head0);
+		free(wd->seen);
 		free(wd);
 		return NULL;
 	}
@@ -421,6 +450,8 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
 	rc = pthread_create(&wd->thread, NULL, watchdog_main, wd);
 	if (rc) {
 		free(wd->active);
+		free(wd->head0);
+		free(wd->seen);
 		free(wd);
 		errno = rc;
 		return NULL;
@@ -455,6 +486,10 @@ void watchdog_end(struct watchdog *wd, uint64_t now)
 	}
 	qsort(wd->cfg.out->folded, (size_t)wd->cfg.out->nfolded,
 	      sizeof(*wd->cfg.out->folded), by_count);
+	if (wd->cfg.offcpu)
+		offcpu_fill(wd->cfg.offcpu, wd->cfg.out);
 	free(wd->active);
+	free(wd->head0);
+	free(wd->seen);
 	free(wd);
 }

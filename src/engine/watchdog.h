@@ -8,7 +8,9 @@
  * It only reads the clients' slots (op_start_ns, cur_op, and the ring of
  * slow ops with their measured durations, shm.h): nothing is sent to the
  * clients, whose hot loop publishes the start of each op and writes a
- * record only for an op of the threshold or longer.
+ * record only for an op of the threshold or longer.  With BPF tracing
+ * (offcpu.h) each event also says why it waited: its sleeps, who woke
+ * them and where, and its time runnable without a CPU.
  */
 #ifndef DBNG_WATCHDOG_H
 #define DBNG_WATCHDOG_H
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 struct result_stall;
+struct offcpu;
 struct result_stalls;
 struct shm;
 
@@ -34,6 +37,8 @@ struct watchdog_cfg {
 	watchdog_describe_fn describe;
 	void *ctx;
 	struct result_stalls *out;	/* written by the thread until stop */
+	struct offcpu *offcpu;	/* BPF tracing of the clients' off-CPU
+				   time (offcpu.h), or NULL: /proc only */
 };
 
 struct watchdog;

@@ -69,7 +69,8 @@ X(show_exec_time, BOOL, "--show-execute-time",   "show-execute-time",   "show_ex
 X(no_percentiles, BOOL, "--no-percentiles",      "no-percentiles",      "no_percentiles",      0, 0,          "No percentiles",      "",   0) \
 X(stall_ms,       INT,  "--stall-threshold",     "stall-threshold",     "stall_threshold_ms",  0, 3600000,    "Stall threshold",     " ms", CF_ZERO_OFF | CF_OPTIONAL) /* 0 = no watchdog */ \
 X(json,           STR,  "--json",                "json",                "json",                0, 0,          "JSON result",         "",   CF_NULL_NO | CF_NONEMPTY | CF_OPTIONAL) /* FILE ("-": stdout) or NULL */ \
-X(runs,           INT,  "--runs",                "runs",                "runs",                1, 1000,       "Runs",                "",   CF_OPTIONAL | CF_NO_HTML) /* repeat the whole benchmark */
+X(runs,           INT,  "--runs",                "runs",                "runs",                1, 1000,       "Runs",                "",   CF_OPTIONAL | CF_NO_HTML) /* repeat the whole benchmark */ \
+X(no_bpf,         BOOL, "--no-bpf",              "no-bpf",              "no_bpf",              0, 0,          "No BPF tracing",      "",   CF_OPTIONAL) /* stalls: /proc sampling only */
 /* clang-format on */
 
 #define CF_CTYPE_INT  int

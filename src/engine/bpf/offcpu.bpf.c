@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * offcpu.bpf.c - the off-CPU time of the benchmark's clients and who
+ * woke them (docs/design.md §9, "Why a stall happened").
+ *
+ * tp_btf/sched_switch: a task of a client process (its tgid is in
+ * @targets, filled before the clients are released) that leaves the CPU
+ * gets a timestamp in @tasks, and the state it left in: 0 when it was
+ * preempted (still runnable), else asleep.  tp_btf/sched_waking runs in
+ * the waker's context: for a sleeping target it notes when, who (pid,
+ * tgid, comm), in which context (task or interrupt, from the preempt
+ * count) and, for a sleep of stack_min_ns or more, the waker's kernel
+ * stack.  When the target is switched in again, one record goes to the
+ * ring buffer: the interval's three times and the waker; for a sleep of
+ * stack_min_ns or more also where it slept (bpf_get_task_stack: it has
+ * not run since, and a short sleep costs no stack walk).  Drops are
+ * counted, never silent.  The watchdog (engine/offcpu.c) matches the
+ * records with the ops it saw run past the stall threshold.
+ */
+#include "vmlinux_min.h"
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "offcpu_rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* set by the loader before the load */
+const volatile __u64 stack_min_ns = 1000000;
+
+/* the client processes: tgid -> process index */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* the loader sets the process count */
+	__type(key, __u32);
+	__type(value, __u32);
+} targets SEC(".maps");
+
+/* the clients' tasks: pid -> the interval in progress */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1); /* the loader sets it */
+	__type(key, __u32);
+	__type(value, struct offcpu_task);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 21);
+} events SEC(".maps");
+
+struct offcpu_counts counts;
+
+/*
+ * Where a wakeup runs: the preempt count's interrupt bits.  Some
+ * architectures keep the count in thread_info (CO-RE finds the field);
+ * x86 keeps it per CPU, in __preempt_count (before 6.2 and from 6.15) or
+ * pcpu_hot.preempt_count, which a program can read only if the kernel
+ * lists data symbols in kallsyms (CONFIG_KALLSYMS_ALL): on_waking_pc,
+ * loaded only then (offcpu_bpf.c).  Otherwise the context is unknown
+ * here, and the watchdog finds it in the waker's stack.
+ */
+extern int __preempt_count __ksym __weak;
+extern struct pcpu_hot pcpu_hot __ksym __weak;
+
+#define SOFTIRQ_OFFSET 0x100u /* serving a softirq */
+#define HARDIRQ_MASK   0xf0000u
+#define NMI_MASK       0xf00000u
+
+static __always_inline __u32 context_of(__u32 pc)
+{
+	if (pc & NMI_MASK)
+		return OFFCPU_CTX_NMI;
+	if (pc & HARDIRQ_MASK)
+		return OFFCPU_CTX_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		return OFFCPU_CTX_SOFTIRQ;
+	return OFFCPU_CTX_TASK;
+}
+
+static __always_inline __u32 percpu_context(void)
+{
+	if (&__preempt_count)
+		return context_of(*(int *)bpf_this_cpu_ptr(&__preempt_count));
+	if (&pcpu_hot) {
+		struct pcpu_hot *h = bpf_this_cpu_ptr(&pcpu_hot);
+
+		return context_of(BPF_CORE_READ(h, preempt_count));
+	}
+	return OFFCPU_CTX_UNKNOWN;
+}
+
+static __always_inline __u32 task_context(struct task_struct *cur)
+{
+	if (bpf_core_field_exists(cur->thread_info.preempt_count))
+		return context_of(
+			BPF_CORE_READ(cur, thread_info.preempt_count));
+	return OFFCPU_CTX_UNKNOWN;
+}
+
+static __always_inline bool is_target(struct task_struct *t)
+{
+	__u32 tgid = t->tgid;
+
+	return bpf_map_lookup_elem(&targets, &tgid) != 0;
+}
+
+/* @next is back on a CPU: send its interval */
+static __always_inline void switched_in(struct task_struct *next, __u64 now)
+{
+	struct offcpu_rec *r;
+	struct offcpu_task *ts;
+	__u32 pid = next->pid;
+	bool full;
+
+	ts = bpf_map_lookup_elem(&tasks, &pid);
+	if (!ts || !ts->off_ns)
+		return;
+	full = ts->state && ts->wake_ns &&
+	       ts->wake_ns - ts->off_ns >= stack_min_ns;
+	if (full)
+		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	else
+		r = bpf_ringbuf_reserve(&events, OFFCPU_REC_SHORT, 0);
+	if (!r) {
+		__sync_fetch_and_add(&counts.lost, 1);
+		ts->off_ns = 0;
+		return;
+	}
+	r->off_ns = ts->off_ns;
+	r->wake_ns = ts->wake_ns;
+	r->on_ns = now;
+	r->pid = pid;
+	r->tgid = next->tgid;
+	r->state = ts->state;
+	r->waker_pid = ts->waker_pid;
+	r->waker_tgid = ts->waker_tgid;
+	r->waker_ctx = ts->waker_ctx;
+	__builtin_memcpy(r->waker_comm, ts->waker_comm, OFFCPU_COMM);
+	if (full) {
+		long n = bpf_get_task_stack(next, r->bstack, sizeof(r->bstack),
+					    0);
+
+		if (n < 0)
+			__sync_fetch_and_add(&counts.stack_errors, 1);
+		r->bstack_len = (__s32)n;
+		r->wstack_len = ts->wstack_len;
+		__builtin_memcpy(r->wstack, ts->wstack, sizeof(r->wstack));
+	}
+	ts->off_ns = 0;
+	__sync_fetch_and_add(&counts.records, 1);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (is_target(prev)) {
+		__u32 pid = prev->pid;
+		struct offcpu_task *ts = bpf_map_lookup_elem(&tasks, &pid);
+
+		if (!ts) {
+			struct offcpu_task zero = {};
+
+			if (bpf_map_update_elem(&tasks, &pid, &zero,
+						BPF_NOEXIST) &&
+			    !bpf_map_lookup_elem(&tasks, &pid)) {
+				__sync_fetch_and_add(&counts.task_full, 1);
+				goto in;
+			}
+			ts = bpf_map_lookup_elem(&tasks, &pid);
+			if (!ts)
+				goto in;
+		}
+		ts->off_ns = now;
+		ts->wake_ns = 0;
+		ts->state = preempt ? 0 : prev_state;
+		ts->waker_pid = 0;
+		ts->waker_tgid = 0;
+		ts->waker_ctx = 0;
+		ts->waker_comm[0] = 0;
+		ts->wstack_len = 0;
+	}
+in:
+	if (is_target(next))
+		switched_in(next, now);
+	return 0;
+}
+
+/* @p is being woken by the current context (@percpu: read the preempt
+ * count per CPU) */
+static __always_inline void waking(void *ctx, struct task_struct *p,
+				   bool percpu)
+{
+	struct offcpu_task *ts;
+	struct task_struct *cur;
+	__u32 pid;
+	__u64 now;
+
+	if (!is_target(p))
+		return;
+	pid = p->pid;
+	ts = bpf_map_lookup_elem(&tasks, &pid);
+	if (!ts || !ts->off_ns || !ts->state || ts->wake_ns)
+		return;
+	now = bpf_ktime_get_ns();
+	ts->wake_ns = now;
+	cur = bpf_get_current_task_btf();
+	ts->waker_pid = cur->pid;
+	ts->waker_tgid = cur->tgid;
+	ts->waker_ctx = percpu ? percpu_context() : task_context(cur);
+	bpf_get_current_comm(ts->waker_comm, sizeof(ts->waker_comm));
+	if (now - ts->off_ns >= stack_min_ns) {
+		long n = bpf_get_stack(ctx, ts->wstack, sizeof(ts->wstack), 0);
+
+		if (n < 0)
+			__sync_fetch_and_add(&counts.stack_errors, 1);
+		ts->wstack_len = (__s32)n;
+	}
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	waking(ctx, p, false);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking_pc, struct task_struct *p)
+{
+	waking(ctx, p, true);
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * vmlinux_min.h - the few kernel types offcpu.bpf.c uses, written by hand
+ * for CO-RE (preserve_access_index: libbpf relocates each field access to
+ * the running kernel's layout when it loads the object), so the build
+ * needs neither the build host's kernel BTF nor a 3 MB generated
+ * vmlinux.h.
+ */
+#ifndef DBNG_VMLINUX_MIN_H
+#define DBNG_VMLINUX_MIN_H
+
+typedef unsigned char __u8;
+typedef signed char __s8;
+typedef unsigned short __u16;
+typedef short __s16;
+typedef unsigned int __u32;
+typedef int __s32;
+typedef unsigned long long __u64;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef _Bool bool;
+#define true 1
+#define false 0
+
+enum bpf_map_type {
+	BPF_MAP_TYPE_HASH = 1,
+	BPF_MAP_TYPE_RINGBUF = 27,
+};
+
+enum {
+	BPF_ANY = 0,
+	BPF_NOEXIST = 1,
+};
+
+enum {
+	BPF_RB_NO_WAKEUP = 1,
+};
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), \
+			     apply_to = record)
+
+/* arm64, riscv, s390 and others keep the preempt count here, x86 not */
+struct thread_info {
+	int preempt_count;
+};
+
+struct task_struct {
+	struct thread_info thread_info;
+	int pid;
+	int tgid;
+};
+
+/* x86 kernels 6.2 to 6.14 keep the preempt count here (earlier and later
+ * ones in the per-CPU int __preempt_count) */
+struct pcpu_hot {
+	int preempt_count;
+};
+
+#pragma clang attribute pop
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * offcpu_rec.h - what the BPF program (bpf/offcpu.bpf.c) sends the
+ * watchdog through its ring buffer: one record per off-CPU interval of a
+ * client process, written when the task is back on a CPU.  Shared by the
+ * BPF object and the engine, so fixed-width types only (vmlinux_min.h
+ * defines them for the BPF side, <linux/types.h> for ours).
+ */
+#ifndef DBNG_OFFCPU_REC_H
+#define DBNG_OFFCPU_REC_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+#define OFFCPU_DEPTH 40 /* kernel frames kept of a stack */
+#define OFFCPU_COMM  16 /* TASK_COMM_LEN */
+
+/* Where the wakeup ran, from the preempt count at sched_waking: a task,
+ * or an interrupt (whose pid and comm are only the interrupted task's). */
+enum offcpu_ctx {
+	OFFCPU_CTX_TASK,
+	OFFCPU_CTX_HARDIRQ,
+	OFFCPU_CTX_SOFTIRQ,
+	OFFCPU_CTX_NMI,
+	OFFCPU_CTX_UNKNOWN, /* the preempt count could not be read */
+	OFFCPU_CTX_NR
+};
+
+/*
+ * One off-CPU interval of task @pid: it left the CPU at off_ns (blocked:
+ * state != 0; preempted, still runnable: state 0), was woken at wake_ns
+ * (0: preempted, nothing woke it) and ran again at on_ns, all
+ * CLOCK_MONOTONIC (bpf_ktime_get_ns), the clients' clock.  The short form
+ * ends before bstack_len; the long form, for a sleep of stack_min_ns or
+ * longer, has the stacks (innermost frame first; a length in bytes, 0
+ * when not taken, negative: the helper's error).
+ */
+struct offcpu_rec {
+	__u64 off_ns;
+	__u64 wake_ns;
+	__u64 on_ns;
+	__u32 pid;
+	__u32 tgid;
+	__u32 state;
+	__u32 waker_pid;
+	__u32 waker_tgid;
+	__u32 waker_ctx; /* enum offcpu_ctx */
+	char waker_comm[OFFCPU_COMM];
+	__s32 bstack_len;
+	__s32 wstack_len;
+	__u64 bstack[OFFCPU_DEPTH]; /* where it slept */
+	__u64 wstack[OFFCPU_DEPTH]; /* the waker, at the wakeup */
+};
+
+#define OFFCPU_REC_SHORT __builtin_offsetof(struct offcpu_rec, bstack_len)
+
+/* What the BPF side keeps of a client task between its switch-out and
+ * its switch-in (its task map), also read by the watchdog for an op still
+ * stuck at the end of the run. */
+struct offcpu_task {
+	__u64 off_ns;  /* 0: on a CPU */
+	__u64 wake_ns; /* 0: not woken yet */
+	__u32 state;
+	__u32 waker_pid;
+	__u32 waker_tgid;
+	__u32 waker_ctx;
+	char waker_comm[OFFCPU_COMM];
+	__s32 wstack_len;
+	__u32 pad;
+	__u64 wstack[OFFCPU_DEPTH];
+};
+
+/* The counters of the BPF side (its .bss), read at the end. */
+struct offcpu_counts {
+	__u64 records;	    /* intervals sent */
+	__u64 lost;	    /* the ring buffer was full: intervals lost */
+	__u64 task_full;    /* no room in the task map: intervals untraced */
+	__u64 stack_errors; /* a stack helper failed */
+};
+
+#endif
