@@ -22,6 +22,7 @@
 
 #include "num.h"
 #include "percentiles.h"
+#include "report_offcpu.h"
 #include "str_clean.h"
 #include "result.h"
 #include "text_format.h"
@@ -330,6 +331,7 @@ static void stalls(FILE *f, const struct result *r)
 				fputc('\n', f);
 			}
 		}
+		report_offcpu_event(f, ev, r->cfg.cpp, 3);
 	}
 	if (st->nfolded) {
 		fprintf(f, "  kernel stacks of the stalled clients (samples, "
@@ -343,6 +345,7 @@ static void stalls(FILE *f, const struct result *r)
 			fprintf(f, "  %8" PRIu64 "  (other stacks)\n",
 				st->folded_other);
 	}
+	report_offcpu_table(f, r);
 	if (st->note) {
 		fprintf(f, "  ");
 		safe(f, st->note);
