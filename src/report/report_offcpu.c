@@ -21,9 +21,11 @@
 /* The generic frames of a wakeup: '*' ends a prefix, the others are
  * whole names */
 static const char *const wake_frames[] = {
-	"try_to_wake_up", "ttwu_*",	    "wake_up_*",     "__wake_up*",
-	"*wake_function", "wake_q_*",	    "swake_up*",     "complete",
-	"complete_all",	  "bpf_trace_run*", "__bpf_trace_*", "__traceiter_*",
+	"try_to_wake_up",    "ttwu_*",	       "wake_up_*",
+	"__wake_up*",	     "*wake_function", "wake_page_function",
+	"wake_bit_function", "pollwake",       "wake_q_*",
+	"swake_up*",	     "complete",       "complete_all",
+	"bpf_trace_run*",    "__bpf_trace_*",  "__traceiter_*",
 };
 
 static bool generic(const char *frame, size_t n)

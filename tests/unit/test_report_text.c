@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "clock.h"
+#include "report_offcpu.h"
 #include "report_text.h"
 #include "result.h"
 
@@ -352,6 +353,160 @@ static void test_stalls(void **state)
 	result_free(r);
 }
 
+/*
+ * Why a stall waited (BPF): its time asleep, runnable and on a CPU, its
+ * sleeps with their wakers in compact stacks (the innermost frames, the
+ * generic wakeup frames left out), and per op where the stalled ops spent
+ * their time, the most first; a comm is a string of the result like any
+ * other (the words of dbench's table broken); without BPF, why not.
+ */
+static void test_stalls_offcpu(void **state)
+{
+	struct result *r = sample();
+	struct result_stalls *st = &r->stalls;
+	struct result_stall *ev = &st->events[0];
+	struct result_offcpu *o = &ev->offcpu;
+	struct result_offcpu_run *ru = &st->offcpu;
+	char *got;
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	st->enabled = true;
+	st->threshold_ms = 100;
+	st->total = 2;
+	st->count[OP_RENAME] = 2;
+	st->max_ms[OP_RENAME] = 503.25;
+	st->nevents = 1;
+	ev->client = 1;
+	ev->pid = 77;
+	ev->op = OP_RENAME;
+	ev->line = 12;
+	ev->file = strdup("t.load");
+	ev->start_s = 3.5;
+	ev->start_time = strdup("2026-12-01T10:00:00.123Z");
+	ev->duration_ms = 503.25;
+	ev->ended = true;
+	o->valid = true;
+	o->blocked_ms = 500.5;
+	o->runq_ms = 2.25;
+	o->sleeps = 2;
+	o->preempted = 1;
+	o->nwaits = 3;
+	o->waits[0] = (struct result_wait){
+		.at_ms = 0.25, .blocked_ms = 500, .runq_ms = 2, .state = 'D',
+		.woken = true,
+		.stack = strdup("entry;do_syscall_64;vfs_rename;fuse_rename2;"
+				"fuse_simple_request;request_wait_answer "
+				"[fuse]"),
+		.waker_pid = 44, .waker_comm = strdup("execute"),
+		.waker_client = -1, .waker_ctx = WAKER_TASK,
+		.waker_stack = strdup("ret_from_fork;fuse_dev_write;"
+				      "fuse_dev_do_write;fuse_request_end;"
+				      "__wake_up;__wake_up_common;"
+				      "autoremove_wake_function;"
+				      "try_to_wake_up")};
+	o->waits[1] = (struct result_wait){
+		.at_ms = 501, .blocked_ms = 0.5, .state = 'S', .woken = true,
+		.waker_pid = 9, .waker_comm = strdup("dbench-ng"),
+		.waker_client = 0, .waker_ctx = WAKER_UNKNOWN};
+	o->waits[2] = (struct result_wait){
+		.at_ms = 502, .blocked_ms = 0.25, .state = 'D',
+		.waker_client = -1, .waker_ctx = WAKER_UNKNOWN};
+	ru->method = strdup("bpf");
+	ru->intervals = 12345;
+	ru->stack_min_ms = 1;
+	ru->symbols = true;
+	ru->irq_method = strdup("stack frames");
+	ru->npairs = 4;
+	ru->pairs[0] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_SLEEP, .count = 1, .ms = 500,
+		.stack = strdup(o->waits[0].stack), .waker_ctx = WAKER_SOFTIRQ,
+		.waker_stack = strdup("handle_softirqs;blk_done;__wake_up")};
+	ru->pairs[1] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_RUNQ, .count = 3, .ms = 2.25};
+	ru->pairs[2] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_SLEEP, .count = 1, .ms = 0.75,
+		.waker_client = true, .waker_ctx = WAKER_TASK};
+	ru->pairs[3] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_CPU, .count = 1, .ms = 0.5};
+	got = render(r, NULL);
+	assert_non_null(strstr(
+		got,
+		"t.load:12\n"
+		"     off CPU (BPF): asleep 500.500 ms in 2 sleeps, runnable "
+		"2.250 ms (1 preemption), on CPU 0.500 ms\n"
+		"       500.000 ms D at 0 ms in vfs_rename;fuse_rename2;"
+		"fuse_simple_request;request_wait_answer [fuse], woken by "
+		"execut_e (pid 44) in ret_from_fork;fuse_dev_write;"
+		"fuse_dev_do_write;fuse_request_end\n"
+		"       0.500 ms S at 501 ms in (a short sleep: no stack), "
+		"woken by client 0 (pid 9)\n"
+		"       0.250 ms D at 502 ms in (a short sleep: no stack), "
+		"woken by nobody: still asleep at the end\n"
+		"  where the stalled ops spent their time (BPF; asleep in <- "
+		"woken by, in; innermost frames last):\n"
+		"   Rename: 2 stalls, 503.500 ms\n"
+		"       500.000 ms      1  vfs_rename;fuse_rename2;"
+		"fuse_simple_request;request_wait_answer [fuse] <- a softirq "
+		"in handle_softirqs;blk_done\n"
+		"         2.250 ms      3  (runnable, waiting for a CPU)\n"
+		"         0.750 ms      1  (short sleeps: no stacks) <- a "
+		"client\n"
+		"         0.500 ms      1  (on a CPU)\n"
+		"  traced with BPF: 12345 off-CPU intervals of the clients, "
+		"none lost; stacks of sleeps of 1 ms or more; interrupt "
+		"wakers told by stack frames\n"
+		"\n" CLASSIC));
+	assert_null(strstr(got, "execute"));
+	free(got);
+
+	/* without BPF: no lines of its own, and why */
+	result_offcpu_free(o);
+	result_offcpu_run_free(ru);
+	ru->method = strdup("proc");
+	ru->method_note = strdup("no privilege to load BPF programs");
+	got = render(r, NULL);
+	assert_non_null(strstr(got, "t.load:12\n"
+				    "  no BPF tracing (no privilege to load "
+				    "BPF programs): the stacks above are "
+				    "/proc samples only\n"
+				    "\n" CLASSIC));
+	free(got);
+	result_free(r);
+}
+
+/* The compact stacks of the text report and the HTML page's labels */
+static void test_stack_tail(void **state)
+{
+	char b[256];
+
+	(void)state;
+	assert_string_equal(report_stack_tail("a;b;c;d;e", 2, false, b,
+					      sizeof(b)),
+			    "d;e");
+	assert_string_equal(report_stack_tail("a;b", 4, false, b, sizeof(b)),
+			    "a;b");
+	assert_string_equal(report_stack_tail(NULL, 4, false, b, sizeof(b)),
+			    "");
+	/* a waker: the generic wakeup frames go first, modules stay */
+	assert_string_equal(report_stack_tail("x;kjournald2;jbd2_commit;"
+					      "__wake_up;try_to_wake_up",
+					      2, true, b, sizeof(b)),
+			    "kjournald2;jbd2_commit");
+	assert_string_equal(report_stack_tail("x;fuse_request_end [fuse];"
+					      "wake_page_function",
+					      1, true, b, sizeof(b)),
+			    "fuse_request_end [fuse]");
+	/* nothing but generic frames: the outermost stays */
+	assert_string_equal(report_stack_tail("try_to_wake_up", 1, true, b,
+					      sizeof(b)),
+			    "try_to_wake_up");
+	/* not a waker: nothing is left out */
+	assert_string_equal(report_stack_tail("a;__wake_up", 1, false, b,
+					      sizeof(b)),
+			    "__wake_up");
+}
+
 /* The stall's start in the progress lines' time base (warmup or measured
  * phase, not seconds after the release), and the per-second view of the
  * op that stalled most: 13 measured seconds in rows of 10, a '*' on the
@@ -523,6 +678,8 @@ int main(void)
 		cmocka_unit_test(test_status_lines),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_stalls),
+		cmocka_unit_test(test_stalls_offcpu),
+		cmocka_unit_test(test_stack_tail),
 		cmocka_unit_test(test_stall_series),
 		cmocka_unit_test(test_spread),
 	};

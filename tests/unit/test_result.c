@@ -187,6 +187,133 @@ static void test_json_round_trip(void **state)
 	result_free(b);
 }
 
+/* Why the stalls waited (BPF) survives the trip: an event's sleeps and
+ * wakers, the per-op table, the counters; the method of a run without
+ * BPF with its reason; a result without them (older) has no method. */
+static void test_json_offcpu(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512];
+	struct result *a = sample(), *b = NULL;
+	struct result_stalls *st = &a->stalls;
+	struct result_offcpu *o = &st->events[0].offcpu;
+	struct result_offcpu_run *ru = &st->offcpu;
+	const struct result_wait *w;
+	const struct result_wait_pair *p;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	st->enabled = true;
+	st->threshold_ms = 100;
+	st->total = 1;
+	st->count[OP_RENAME] = 1;
+	st->nevents = 1;
+	st->events[0].op = OP_RENAME;
+	st->events[0].duration_ms = 503.25;
+	st->events[0].ended = true;
+	o->valid = true;
+	o->blocked_ms = 500.5;
+	o->runq_ms = 2.25;
+	o->sleeps = 3;
+	o->preempted = 1;
+	o->partial = true;
+	o->nwaits = 2;
+	o->waits[0] = (struct result_wait){
+		.at_ms = 0.5, .blocked_ms = 500, .runq_ms = 2, .state = 'D',
+		.woken = true, .stack = strdup("a;request_wait_answer [fuse]"),
+		.waker_pid = 44, .waker_comm = strdup("faultfs"),
+		.waker_client = -1, .waker_ctx = WAKER_TASK,
+		.waker_stack = strdup("b;fuse_request_end")};
+	o->waits[1] = (struct result_wait){
+		.at_ms = 501, .blocked_ms = 0.5, .state = 'S', .woken = true,
+		.waker_pid = 9, .waker_comm = strdup("swapper/1"),
+		.waker_client = -1, .waker_ctx = WAKER_HARDIRQ};
+	ru->method = strdup("bpf");
+	ru->intervals = 12345;
+	ru->lost = 2;
+	ru->untraced = 1;
+	ru->stack_errors = 4;
+	ru->overflow = 5;
+	ru->stack_min_ms = 1;
+	ru->symbols = true;
+	ru->irq_method = strdup("stack frames");
+	ru->npairs = 2;
+	ru->pairs[0] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_SLEEP, .count = 1, .ms = 500,
+		.stack = strdup("a;request_wait_answer [fuse]"),
+		.waker_ctx = WAKER_TASK, .waker_comm = strdup("faultfs"),
+		.waker_stack = strdup("b;fuse_request_end")};
+	ru->pairs[1] = (struct result_wait_pair){
+		.op = OP_RENAME, .kind = WAIT_RUNQ, .count = 2, .ms = 2.25,
+		.waker_ctx = WAKER_UNKNOWN};
+	ru->other_count = 7;
+	ru->other_ms = 1.5;
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	o = &b->stalls.events[0].offcpu;
+	assert_true(o->valid && o->partial);
+	assert_true(o->blocked_ms == 500.5 && o->runq_ms == 2.25);
+	assert_int_equal(o->sleeps, 3);
+	assert_int_equal(o->preempted, 1);
+	assert_int_equal(o->nwaits, 2);
+	w = &o->waits[0];
+	assert_true(w->at_ms == 0.5 && w->blocked_ms == 500 && w->runq_ms == 2);
+	assert_int_equal(w->state, 'D');
+	assert_true(w->woken);
+	assert_string_equal(w->stack, "a;request_wait_answer [fuse]");
+	assert_int_equal(w->waker_pid, 44);
+	assert_string_equal(w->waker_comm, "faultfs");
+	assert_int_equal(w->waker_client, -1);
+	assert_int_equal(w->waker_ctx, WAKER_TASK);
+	assert_string_equal(w->waker_stack, "b;fuse_request_end");
+	assert_int_equal(o->waits[1].waker_ctx, WAKER_HARDIRQ);
+	assert_null(o->waits[1].stack);
+	ru = &b->stalls.offcpu;
+	assert_string_equal(ru->method, "bpf");
+	assert_null(ru->method_note);
+	assert_int_equal(ru->intervals, 12345);
+	assert_int_equal(ru->lost, 2);
+	assert_int_equal(ru->untraced, 1);
+	assert_int_equal(ru->stack_errors, 4);
+	assert_int_equal(ru->overflow, 5);
+	assert_true(ru->stack_min_ms == 1 && ru->symbols);
+	assert_string_equal(ru->irq_method, "stack frames");
+	assert_int_equal(ru->npairs, 2);
+	p = &ru->pairs[0];
+	assert_int_equal(p->op, OP_RENAME);
+	assert_int_equal(p->kind, WAIT_SLEEP);
+	assert_true(p->ms == 500 && p->count == 1);
+	assert_false(p->waker_client);
+	assert_string_equal(p->waker_comm, "faultfs");
+	assert_string_equal(p->waker_stack, "b;fuse_request_end");
+	assert_int_equal(ru->pairs[1].kind, WAIT_RUNQ);
+	assert_null(ru->pairs[1].stack);
+	assert_int_equal(ru->other_count, 7);
+	assert_true(ru->other_ms == 1.5);
+	result_free(b);
+
+	/* without BPF: the method and why; no bpf object, no offcpu */
+	result_offcpu_run_free(&a->stalls.offcpu);
+	result_offcpu_free(&a->stalls.events[0].offcpu);
+	a->stalls.offcpu.method = strdup("proc");
+	a->stalls.offcpu.method_note = strdup("--no-bpf");
+	strcpy(path, "/tmp/dbng-test-result-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(b->stalls.offcpu.method, "proc");
+	assert_string_equal(b->stalls.offcpu.method_note, "--no-bpf");
+	assert_int_equal(b->stalls.offcpu.npairs, 0);
+	assert_false(b->stalls.events[0].offcpu.valid);
+	result_free(a);
+	result_free(b);
+}
+
 /* Corrupt or truncated JSON is refused with the line and column. */
 static void test_json_errors(void **state)
 {
@@ -257,9 +384,10 @@ static void test_json_duplicate_op(void **state)
 
 /*
  * A result written before the config object had stall_threshold_ms, json,
- * runs, backend_version and backend_options still loads: the threshold is
- * the watchdog's (stalls), or 0 when it did not run; no JSON path; one
- * run; the backend's version not recorded (0), no backend options.
+ * runs, backend_version, backend_options and no_bpf, and its stalls the
+ * method, still loads: the threshold is the watchdog's (stalls), or 0
+ * when it did not run; no JSON path; one run; the backend's version not
+ * recorded (0), no backend options; BPF not turned off, no method.
  */
 static void test_json_old_format(void **state)
 {
@@ -274,7 +402,11 @@ static void test_json_old_format(void **state)
 	assert_int_equal(json_object_del(cfg, "runs"), 0);
 	assert_int_equal(json_object_del(cfg, "backend_version"), 0);
 	assert_int_equal(json_object_del(cfg, "backend_options"), 0);
+	assert_int_equal(json_object_del(cfg, "no_bpf"), 0);
 	st = json_object_get(doc, "stalls");
+	assert_int_equal(json_object_del(st, "method"), 0);
+	assert_int_equal(json_object_del(st, "method_note"), 0);
+	assert_int_equal(json_object_del(st, "bpf"), 0);
 	for (int enabled = 0; enabled < 2; enabled++) {
 		json_object_set_new(st, "enabled", json_boolean(enabled));
 		json_object_set_new(st, "threshold_ms", json_real(150.0));
@@ -289,6 +421,8 @@ static void test_json_old_format(void **state)
 		assert_string_equal(b->cfg.backend, "fileio");
 		assert_int_equal(b->cfg.backend_version, 0);
 		assert_null(b->cfg.backend_opts);
+		assert_false(b->cfg.no_bpf);
+		assert_null(b->stalls.offcpu.method);
 		free(text);
 		result_free(b);
 		b = NULL;
@@ -302,6 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_bounded),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_offcpu),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_duplicate_op),
 		cmocka_unit_test(test_json_old_format),

@@ -37,6 +37,10 @@ void html_env_table(FILE *f, const struct result_env *e);  /* settings.c */
 void html_op_table(FILE *f, const struct result *r);	   /* op_tables.c */
 void html_clients_table(FILE *f, const struct result *r);  /* op_tables.c */
 void html_stalls_section(FILE *f, const struct result *r); /* stalls.c */
+/* stalls.c: "woken by client 2 in btrfs_sync_log", the waker of @ev's
+ * longest sleep (BPF); false without one */
+bool html_stall_waker(const struct result_stall *ev, int cpp, char *buf,
+		      size_t len);
 void html_plot_spectrum(FILE *f, const struct result *r);  /* plot_spectrum.c */
 void html_plot_throughput(FILE *f, const struct result *r); /* plot_time.c */
 void html_plot_latency(FILE *f, const struct result *r, bool p99); /* plot_latency.c */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Time plots with more intervals than this are drawn one column per group
  * of intervals (the group's max), which keeps every spike. */
@@ -86,26 +87,62 @@ static void series_fill(struct series *s, const struct result *r, int op,
 	}
 }
 
+#define WAKER_LABELS 8 /* markers labelled with their waker, at most */
+
 /* A diamond per stall the watchdog caught, where the call ended and as
- * high as it lasted: it sits on the spike of its op. */
+ * high as it lasted: it sits on the spike of its op.  With BPF tracing
+ * its title says who woke its longest sleep, and so does a label beside
+ * the longest ones, where labels do not overlap. */
 static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
 {
+	double lx[WAKER_LABELS], ly[WAKER_LABELS];
+	int nl = 0;
+
 	for (int k = 0; k < r->stalls.nevents; k++) {
 		const struct result_stall *ev = &r->stalls.events[k];
 		const char *label = ev->op >= 0 && ev->op < OP_NR
 					    ? op_info[ev->op].label
 					    : "?";
+		double x = svg_fx(fr, ev->start_s + ev->duration_ms / 1e3);
+		double y = svg_fy(fr, ev->duration_ms) - 5;
+		char waker[400];
+		bool has = html_stall_waker(ev, r->cfg.cpp, waker,
+					    sizeof(waker));
+		bool free_spot = nl < WAKER_LABELS;
 
 		fprintf(f,
 			"<path class=\"stm\" stroke=\"%s\" "
 			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"><title>%s %.3f ms%s, "
-			"client %d, from %.3f s (watchdog)</title></path>\n",
+			"client %d, from %.3f s (watchdog)",
 			ev->op >= 0 && ev->op < OP_NR ? html_op_colour[ev->op]
 						      : "#3b424b",
-			svg_fx(fr, ev->start_s + ev->duration_ms / 1e3),
-			svg_fy(fr, ev->duration_ms) - 5, label, ev->duration_ms,
+			x, y, label, ev->duration_ms,
 			ev->ended ? "" : " (still stuck)", ev->client,
 			ev->start_s);
+		if (has) {
+			fputs(", ", f);
+			html_esc(f, waker);
+		}
+		fputs("</title></path>\n", f);
+		for (int i = 0; has && free_spot && i < nl; i++)
+			free_spot = fabs(lx[i] - x) > 150 ||
+				    fabs(ly[i] - y) > 12;
+		if (!has || !free_spot)
+			continue;
+		lx[nl] = x;
+		ly[nl++] = y;
+		/* right of it, or left near the right edge */
+		if (x > fr->x0 + fr->w * 0.6)
+			fprintf(f,
+				"<text class=\"wl\" x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"end\">",
+				x - 8, y + 8);
+		else
+			fprintf(f,
+				"<text class=\"wl\" x=\"%.1f\" y=\"%.1f\">",
+				x + 8, y + 8);
+		html_esc(f, waker);
+		fputs("</text>\n", f);
 	}
 }
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * stalls.c - the Stalls section of the page: the watchdog's events with
- * their PSI and kernel stacks, and the folded stacks.
+ * their PSI and kernel stacks, and the folded stacks; with BPF tracing
+ * each event's sleeps and their wakers, and the table of where the
+ * stalled ops spent their time.
  */
 #include "html.h"
+#include "report_offcpu.h"
 #include "report_text.h"
 
 #include <inttypes.h>
@@ -51,6 +54,161 @@ static void psi_cell(FILE *f, const struct result_stall *ev)
 	}
 	if (!any)
 		fputs("<span class=\"na\">&#8211;</span>", f);
+}
+
+bool html_stall_waker(const struct result_stall *ev, int cpp, char *buf,
+		      size_t len)
+{
+	const struct result_wait *w = ev->offcpu.waits;
+	char who[80], tail[300];
+
+	if (!ev->offcpu.valid || !ev->offcpu.nwaits)
+		return false;
+	report_stack_tail(w->waker_stack, 1, true, tail, sizeof(tail));
+	snprintf(buf, len, "%s%s%s", w->woken ? "woken by " : "",
+		 w->woken ? report_waker(w, cpp, who, sizeof(who))
+			  : "still asleep",
+		 "");
+	if (*tail) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, " in %s", tail);
+	}
+	return true;
+}
+
+/* An event's off-CPU time and its longest sleeps with their wakers */
+static void offcpu_cell(FILE *f, const struct result_stall *ev, int cpp)
+{
+	const struct result_offcpu *o = &ev->offcpu;
+	double cpu = ev->duration_ms - o->blocked_ms - o->runq_ms;
+	char who[80];
+
+	if (!o->valid) {
+		fputs("<span class=\"na\">not traced</span>", f);
+		return;
+	}
+	fprintf(f,
+		"asleep <b>%.3f</b> ms (%" PRIu32 " sleep%s), runnable %.3f ms "
+		"(%" PRIu32 " preemption%s), on CPU %.3f ms%s",
+		o->blocked_ms, o->sleeps, o->sleeps == 1 ? "" : "s", o->runq_ms,
+		o->preempted, o->preempted == 1 ? "" : "s", cpu > 0 ? cpu : 0,
+		o->partial ? " <i>(lower bounds: intervals were lost)</i>" : "");
+	for (int i = 0; i < o->nwaits; i++) {
+		const struct result_wait *w = &o->waits[i];
+
+		fprintf(f, "<br/><b>%.3f ms</b> %c at %.0f ms",
+			w->blocked_ms, w->state == 'D' ? 'D' : 'S', w->at_ms);
+		if (w->stack) {
+			fputs(" in <span class=\"na\">", f);
+			frames(f, w->stack);
+			fputs("</span>", f);
+		} else {
+			fputs(" <span class=\"na\">(short: no stack)</span>", f);
+		}
+		fputs("<br/>&#8592; ", f);
+		if (!w->woken) {
+			fputs("still asleep at the end", f);
+			continue;
+		}
+		fputs("woken by <b>", f);
+		html_esc(f, report_waker(w, cpp, who, sizeof(who)));
+		fprintf(f, "</b>, %.3f ms to a CPU", w->runq_ms);
+		if (w->waker_stack) {
+			fputs(", in <span class=\"na\">", f);
+			frames(f, w->waker_stack);
+			fputs("</span>", f);
+		}
+	}
+}
+
+/* The per-op table of where the stalled ops spent their time, and how
+ * the stalls were explained */
+static void offcpu_table(FILE *f, const struct result *r)
+{
+	const struct result_offcpu_run *o = &r->stalls.offcpu;
+	char who[80];
+
+	if (o->method && strcmp(o->method, "bpf")) {
+		fputs("<p class=\"note\">No BPF tracing", f);
+		if (o->method_note) {
+			fputs(" (", f);
+			html_esc(f, o->method_note);
+			fputs(")", f);
+		}
+		fputs(": where the stalled clients slept comes from /proc "
+		      "samples only, not who woke them.</p>\n",
+		      f);
+		return;
+	}
+	if (!o->method)
+		return;
+	if (o->npairs) {
+		fputs("<h3>Where the stalled ops spent their time</h3>\n"
+		      "<p>Traced with BPF: every sleep of the stalled ops "
+		      "of the measured phase, by where it slept and what woke "
+		      "it, and their time runnable without a CPU and on a "
+		      "CPU.</p>\n<div class=\"scroll\">\n<table>\n<thead><tr>"
+		      "<th>Operation</th><th class=\"n\">ms</th>"
+		      "<th class=\"n\">count</th><th>asleep in</th>"
+		      "<th>woken by</th><th>the waker in</th></tr></thead>\n"
+		      "<tbody>\n",
+		      f);
+		for (int i = 0; i < o->npairs; i++) {
+			const struct result_wait_pair *p = &o->pairs[i];
+
+			fputs("<tr><td>", f);
+			html_op_name(f, p->op);
+			fprintf(f,
+				"</td><td class=\"n\">%.3f</td>"
+				"<td class=\"n\">%" PRIu64 "</td>",
+				p->ms, p->count);
+			if (p->kind != WAIT_SLEEP) {
+				fprintf(f, "<td colspan=\"3\" class=\"na\">%s"
+					   "</td></tr>\n",
+					p->kind == WAIT_RUNQ
+						? "runnable, waiting for a CPU"
+						: "on a CPU");
+				continue;
+			}
+			fputs("<td class=\"mono stk\">", f);
+			if (p->stack)
+				frames(f, p->stack);
+			else
+				fputs("<span class=\"na\">short sleeps: no "
+				      "stacks</span>",
+				      f);
+			fputs("</td><td>", f);
+			html_esc(f, report_pair_waker(p, who, sizeof(who)));
+			fputs("</td><td class=\"mono stk\">", f);
+			if (p->waker_stack)
+				frames(f, p->waker_stack);
+			fputs("</td></tr>\n", f);
+		}
+		if (o->other_count)
+			fprintf(f,
+				"<tr><td></td><td class=\"n\">%.3f</td>"
+				"<td class=\"n\">%" PRIu64 "</td><td "
+				"colspan=\"3\" class=\"na\">beyond the rows "
+				"kept</td></tr>\n",
+				o->other_ms, o->other_count);
+		fputs("</tbody>\n</table>\n</div>\n", f);
+	}
+	fprintf(f,
+		"<p class=\"note\">Traced with BPF: %" PRIu64 " off-CPU "
+		"intervals of the clients; %" PRIu64 " lost (ring buffer "
+		"full), %" PRIu64 " untraced, %" PRIu64 " over the bounds; "
+		"stacks of sleeps of %.3g ms or more%s; interrupt wakers told "
+		"by ",
+		o->intervals, o->lost, o->untraced, o->overflow, o->stack_min_ms,
+		o->symbols ? "" : " (raw addresses: no kernel symbols)");
+	html_str(f, o->irq_method);
+	fputs(".", f);
+	if (o->method_note) {
+		fputs(" ", f);
+		html_esc(f, o->method_note);
+	}
+	fputs("</p>\n", f);
 }
 
 /* The watchdog's findings: ops in flight past --stall-threshold, where
@@ -132,6 +290,13 @@ void html_stalls_section(FILE *f, const struct result *r)
 		if (!ev->nsamples)
 			fputs("<span class=\"na\">no sample</span>", f);
 		fputs("</td></tr>\n", f);
+		if (ev->offcpu.valid) { /* a row of its own: the width */
+			fputs("<tr><td></td><td colspan=\"7\" class=\"mono "
+			      "stk\"><b>off CPU (BPF):</b> ",
+			      f);
+			offcpu_cell(f, ev, r->cfg.cpp);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</tbody>\n</table>\n</div>\n", f);
 	if (st->nfolded) {
@@ -156,6 +321,7 @@ void html_stalls_section(FILE *f, const struct result *r)
 				st->folded_other);
 		fputs("</tbody>\n</table>\n</div>\n", f);
 	}
+	offcpu_table(f, r);
 out:
 	if (st->note) {
 		fputs("<p class=\"note\">", f);

@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test_offcpu.c - why a stalled op waited, without BPF: the bookkeeping
+ * of offcpu.c fed with records made up here, on a fake clock, and a fake
+ * /proc/kallsyms.  Which intervals belong to which op (none before its
+ * start, none after its end, none of another process), the time asleep,
+ * runnable and on a CPU, the wakers (ours, not ours, interrupts by the
+ * BPF side's preempt count or by the waker's stack), the longest sleeps
+ * kept, the per-op table (merged, the warmup left out, the most time
+ * first), an op still asleep at the end, losses, the symbols; and the
+ * watchdog driving it through its polls.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "ksyms.h"
+#include "offcpu.h"
+#include "result.h"
+#include "shm.h"
+#include "watchdog.h"
+#include "watchdog_test.h"
+
+#define MS  NSEC_PER_MSEC
+#define US  NSEC_PER_USEC
+#define T0  (1000 * NSEC_PER_SEC)
+#define K   0xffffffff81000000ULL /* the fake kernel text */
+#define MOD 0xffffffffc0001000ULL /* a module's */
+
+/* the fake /proc/kallsyms: a function every 0x100 bytes from K */
+static const char *const names[] = {
+	"entry_SYSCALL_64_after_hwframe", /* 0 */
+	"do_syscall_64",		  /* 1 */
+	"do_fcntl",			  /* 2 */
+	"fcntl_setlk",			  /* 3 */
+	"posix_lock_inode",		  /* 4 */
+	"locks_unlink_lock_ctx",	  /* 5 */
+	"__wake_up",			  /* 6 */
+	"try_to_wake_up",		  /* 7 */
+	"bpf_trace_run1",		  /* 8 */
+	"handle_softirqs",		  /* 9 */
+	"blk_mq_end_request",		  /* 10 */
+	"_einittext",			  /* 11: the BPF program's JIT code */
+};
+#define F(i) (K + 0x100 * (i) + 0x10) /* an address in function i */
+
+static char kallsyms[64];
+
+static void write_kallsyms(bool zero)
+{
+	FILE *fp;
+
+	strcpy(kallsyms, "/tmp/dbng-test-kallsyms-XXXXXX");
+	assert_true(mkstemp(kallsyms) >= 0);
+	fp = fopen(kallsyms, "w");
+	assert_non_null(fp);
+	fprintf(fp, "%016llx D __preempt_count\n", zero ? 0ULL : 0x1000ULL);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		fprintf(fp, "%016llx %c %s\n",
+			zero ? 0ULL : (unsigned long long)(K + 0x100 * i),
+			i % 2 ? 'T' : 't', names[i]);
+	fprintf(fp, "%016llx t request_wait_answer\t[fuse]\n",
+		zero ? 0ULL : (unsigned long long)MOD);
+	fprintf(fp, "%016llx b some_data\n", zero ? 0ULL : K + 0x100000);
+	fclose(fp);
+}
+
+/* The pids of two client processes, one client each (or @cpp) */
+static const int pids[] = {1000, 2000};
+
+struct fix {
+	struct ksyms *ks;
+	struct offcpu *oc;
+	/* a fake source: the BPF side's counters, and its task map for the
+	 * one task peek asks about */
+	struct offcpu_counts counts;
+	struct offcpu_rec open;
+	bool have_open;
+};
+
+static void fake_counts(void *ctx, struct offcpu_counts *c)
+{
+	*c = ((struct fix *)ctx)->counts;
+}
+
+static int fake_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
+{
+	struct fix *f = ctx;
+
+	if (!f->have_open || pid != f->open.pid)
+		return -1;
+	*r = f->open;
+	return 0;
+}
+
+static struct fix *fix_new(int cpp, bool zero)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	struct offcpu_cfg c = {
+		.nprocs = 2,
+		.cpp = cpp,
+		.pids = pids,
+		.stack_min_ns = 1 * MS,
+		.irq_from_pc = false,
+	};
+
+	assert_non_null(f);
+	write_kallsyms(zero);
+	f->ks = ksyms_load(kallsyms);
+	unlink(kallsyms);
+	assert_non_null(f->ks);
+	c.ks = f->ks;
+	c.src.counts = fake_counts;
+	c.src.peek = fake_peek;
+	c.src.ctx = f;
+	f->oc = offcpu_new(&c);
+	assert_non_null(f->oc);
+	return f;
+}
+
+static void fix_free(struct fix *f)
+{
+	offcpu_free(f->oc);
+	ksyms_free(f->ks);
+	free(f);
+}
+
+/*
+ * A record of task @tgid: off the CPU at @off (state @state: 0
+ * preempted, 1 S, 2 D), woken at @wake (0: not) by @waker in context
+ * @ctx, back at @on; with stacks when @bs/@ws are given (function
+ * indexes, innermost first, -1 ends).
+ */
+static void rec(struct fix *f, int tgid, uint64_t off, uint64_t wake,
+		uint64_t on, uint32_t state, int waker, int ctx,
+		const char *comm, const int *bs, const int *ws)
+{
+	struct offcpu_rec r;
+	size_t len = OFFCPU_REC_SHORT;
+
+	memset(&r, 0, sizeof(r));
+	r.off_ns = off;
+	r.wake_ns = wake;
+	r.on_ns = on;
+	r.pid = r.tgid = (uint32_t)tgid;
+	r.state = state;
+	r.waker_pid = r.waker_tgid = (uint32_t)waker;
+	r.waker_ctx = (uint32_t)ctx;
+	snprintf(r.waker_comm, sizeof(r.waker_comm), "%s", comm);
+	if (bs || ws) {
+		len = sizeof(r);
+		for (int i = 0; bs && bs[i] >= 0; i++) {
+			r.bstack[i] = bs[i] == 99 ? MOD + 8 : F(bs[i]);
+			r.bstack_len += 8;
+		}
+		for (int i = 0; ws && ws[i] >= 0; i++) {
+			r.wstack[i] = F(ws[i]);
+			r.wstack_len += 8;
+		}
+	}
+	assert_int_equal(offcpu_record(f->oc, &r, len), 0);
+}
+
+/* stacks, innermost first: where a lock waiter sleeps; the unlocking
+ * waker as BPF takes it (its own program and glue innermost) */
+static const int lock_wait[] = {3, 2, 1, 0, -1};
+static const int unlocker[] = {11, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1};
+static const int softirq[] = {11, 8, 7, 10, 9, 1, 0, -1};
+static const int fuse_wait[] = {99, 1, 0, -1};
+#define LOCK_WAIT                                                \
+	"entry_SYSCALL_64_after_hwframe;do_syscall_64;do_fcntl;" \
+	"fcntl_setlk"
+#define UNLOCKER                                                             \
+	"entry_SYSCALL_64_after_hwframe;do_syscall_64;do_fcntl;fcntl_setlk;" \
+	"posix_lock_inode;locks_unlink_lock_ctx;__wake_up;try_to_wake_up"
+
+static struct result_stall *event(int op, bool warmup)
+{
+	struct result_stall *ev = calloc(1, sizeof(*ev));
+
+	assert_non_null(ev);
+	ev->op = op;
+	ev->warmup = warmup;
+	return ev;
+}
+
+static void event_free(struct result_stall *ev)
+{
+	result_stall_free(ev);
+	free(ev);
+}
+
+static const uint64_t none[2] = {0, 0};
+
+/*
+ * Client 0 waits 290 ms for a lock that client 1 releases: its op is
+ * t0 .. t0 + 300 ms; a preemption and a sleep before t0 (the previous
+ * op), one after its end (the next op) and client 1's own intervals are
+ * not its.  The sleep is asleep until the wakeup and runnable after it;
+ * the waker is client 1 in the unlock path, its stack without the
+ * tracing's own frames; the op's remaining time is on a CPU.
+ */
+static void test_lock_wait(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	uint64_t t0 = T0, end = t0 + 300 * MS;
+	struct result_stall *ev = event(OP_LOCKX, false);
+	const struct result_wait *w;
+	struct result_stalls st = {0};
+	uint64_t inflight[2] = {t0, 0};
+
+	(void)state;
+	rec(f, 1000, t0 - 50 * MS, t0 - 20 * MS, t0 - 19 * MS, 1, 2000, 0,
+	    "dbench-ng", lock_wait, unlocker); /* the previous op */
+	rec(f, 1000, t0 - 5 * MS, 0, t0 - 4 * MS, 0, 0, 0, "", NULL, NULL);
+	rec(f, 2000, t0 + 1 * MS, t0 + 2 * MS, t0 + 3 * MS, 1, 1000, 0,
+	    "dbench-ng", NULL, NULL); /* the other client's */
+	rec(f, 1000, t0 + 10 * US, t0 + 290 * MS, t0 + 290 * MS + 500 * US, 1,
+	    2000, 0, "dbench-ng", lock_wait, unlocker);
+	/* the watchdog sees it past the threshold at +100 ms */
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	assert_int_equal(offcpu_buffered(f->oc), 4); /* none came back yet */
+	offcpu_settle(f->oc, t0 + 100 * MS, inflight);
+	/* only the op's own stays: the others cannot be an op's any more */
+	assert_int_equal(offcpu_buffered(f->oc), 1);
+	rec(f, 1000, t0 + 295 * MS, 0, t0 + 296 * MS, 0, 0, 0, "", NULL,
+	    NULL); /* preempted 1 ms */
+	rec(f, 1000, end + 1 * MS, end + 3 * MS, end + 4 * MS, 1, 2000, 0,
+	    "dbench-ng", NULL, NULL); /* the next op's */
+	offcpu_close(f->oc, 0, end, true, end + 5 * MS, ev);
+
+	assert_true(ev->offcpu.valid);
+	assert_false(ev->offcpu.partial);
+	assert_int_equal(ev->offcpu.sleeps, 1);
+	assert_int_equal(ev->offcpu.preempted, 1);
+	assert_true(ev->offcpu.blocked_ms == 289.99);
+	assert_true(ev->offcpu.runq_ms == 1.5);
+	assert_int_equal(ev->offcpu.nwaits, 1);
+	w = &ev->offcpu.waits[0];
+	assert_true(w->at_ms == 0.01);
+	assert_true(w->blocked_ms == 289.99);
+	assert_true(w->runq_ms == 0.5);
+	assert_int_equal(w->state, 'S');
+	assert_true(w->woken);
+	assert_string_equal(w->stack, LOCK_WAIT);
+	assert_int_equal(w->waker_pid, 2000);
+	assert_string_equal(w->waker_comm, "dbench-ng");
+	assert_int_equal(w->waker_client, 1);
+	assert_int_equal(w->waker_ctx, WAKER_TASK);
+	assert_string_equal(w->waker_stack, UNLOCKER);
+
+	/* the per-op table: the sleep, the runnable time, the rest on a CPU;
+	 * together the op's 300 ms */
+	offcpu_fill(f->oc, &st);
+	assert_string_equal(st.offcpu.method, "bpf");
+	assert_true(st.offcpu.symbols);
+	assert_string_equal(st.offcpu.irq_method, "stack frames");
+	assert_true(st.offcpu.stack_min_ms == 1.0);
+	assert_int_equal(st.offcpu.npairs, 3);
+	assert_int_equal(st.offcpu.pairs[0].op, OP_LOCKX);
+	assert_int_equal(st.offcpu.pairs[0].kind, WAIT_SLEEP);
+	assert_int_equal(st.offcpu.pairs[0].count, 1);
+	assert_true(st.offcpu.pairs[0].ms == 289.99);
+	assert_true(st.offcpu.pairs[0].waker_client);
+	assert_null(st.offcpu.pairs[0].waker_comm);
+	assert_string_equal(st.offcpu.pairs[0].stack, LOCK_WAIT);
+	assert_string_equal(st.offcpu.pairs[0].waker_stack, UNLOCKER);
+	assert_int_equal(st.offcpu.pairs[1].kind, WAIT_CPU);
+	assert_true(st.offcpu.pairs[1].ms == 8.51); /* 300 - 289.99 - 1.5 */
+	assert_int_equal(st.offcpu.pairs[2].kind, WAIT_RUNQ);
+	assert_int_equal(st.offcpu.pairs[2].count, 2);
+	assert_true(st.offcpu.pairs[2].ms == 1.5);
+	/* the next op's record waits for what the next poll says of it */
+	assert_int_equal(offcpu_buffered(f->oc), 1);
+	offcpu_settle(f->oc, end + 10 * MS, none);
+	assert_int_equal(offcpu_buffered(f->oc), 0);
+	result_offcpu_run_free(&st.offcpu);
+	event_free(ev);
+	fix_free(f);
+}
+
+/*
+ * Interrupts are no task's doing: a wakeup the BPF side saw in a softirq
+ * names no client even if one was interrupted; one whose context it could
+ * not read is told by its stack (handle_softirqs below the wakeup); one
+ * without a stack stays unknown and is named by its comm.  Sleeps of
+ * another process (FUSE daemon) are named by comm, with the module.
+ */
+static void test_interrupts(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	uint64_t t0 = T0;
+	struct result_stall *ev = event(OP_WRITEX, false);
+	const struct result_wait *w = ev->offcpu.waits;
+
+	(void)state;
+	offcpu_open(f->oc, 0, t0, t0);
+	rec(f, 1000, t0 + 1 * MS, t0 + 41 * MS, t0 + 42 * MS, 2, 2000,
+	    OFFCPU_CTX_SOFTIRQ, "dbench-ng", lock_wait, softirq);
+	rec(f, 1000, t0 + 50 * MS, t0 + 80 * MS, t0 + 81 * MS, 2, 2000,
+	    OFFCPU_CTX_UNKNOWN, "dbench-ng", lock_wait, softirq);
+	rec(f, 1000, t0 + 90 * MS, t0 + 90 * MS + 200 * US,
+	    t0 + 90 * MS + 300 * US, 2, 2000, OFFCPU_CTX_UNKNOWN, "dbench-ng",
+	    NULL, NULL);
+	rec(f, 1000, t0 + 100 * MS, t0 + 120 * MS, t0 + 121 * MS, 1, 3000,
+	    OFFCPU_CTX_TASK, "faultfs", fuse_wait, unlocker);
+	offcpu_close(f->oc, 0, t0 + 130 * MS, true, t0 + 131 * MS, ev);
+	assert_int_equal(ev->offcpu.nwaits, 4);
+	/* longest first: 40, 30, 20, 0.2 ms */
+	assert_true(w[0].blocked_ms == 40);
+	assert_int_equal(w[0].state, 'D');
+	assert_int_equal(w[0].waker_ctx, WAKER_SOFTIRQ);
+	assert_int_equal(w[0].waker_client, -1);
+	assert_true(w[1].blocked_ms == 30);
+	assert_int_equal(w[1].waker_ctx, WAKER_SOFTIRQ);
+	assert_int_equal(w[1].waker_client, -1);
+	assert_string_equal(w[1].waker_stack,
+			    "entry_SYSCALL_64_after_hwframe;do_syscall_64;"
+			    "handle_softirqs;blk_mq_end_request;"
+			    "try_to_wake_up");
+	assert_true(w[2].blocked_ms == 20);
+	assert_int_equal(w[2].waker_ctx, WAKER_TASK);
+	assert_int_equal(w[2].waker_client, -1);
+	assert_string_equal(w[2].waker_comm, "faultfs");
+	assert_string_equal(w[2].stack, "entry_SYSCALL_64_after_hwframe;"
+					"do_syscall_64;request_wait_answer "
+					"[fuse]");
+	assert_true(w[3].blocked_ms == 0.2);
+	assert_int_equal(w[3].waker_ctx, WAKER_UNKNOWN);
+	assert_int_equal(w[3].waker_client, 1); /* by its pid: a client */
+	assert_null(w[3].stack);
+	assert_null(w[3].waker_stack);
+	event_free(ev);
+	fix_free(f);
+}
+
+/* The frames that tell an interrupt, innermost first */
+static void test_frames_ctx(void **state)
+{
+	const char *task[] = {"try_to_wake_up", "fcntl_setlk", "do_fcntl"};
+	const char *soft[] = {"try_to_wake_up", "blk_mq_end_request",
+			      "__do_softirq", "irq_exit_rcu",
+			      "sysvec_apic_timer_interrupt"};
+	const char *hard[] = {"try_to_wake_up", "hrtimer_wakeup",
+			      "__hrtimer_run_queues", "hrtimer_interrupt",
+			      "__sysvec_apic_timer_interrupt"};
+	const char *nmi[] = {"try_to_wake_up", "irq_work_queue", "exc_nmi"};
+
+	(void)state;
+	assert_int_equal(offcpu_frames_ctx(task, 3), WAKER_TASK);
+	assert_int_equal(offcpu_frames_ctx(soft, 5), WAKER_SOFTIRQ);
+	assert_int_equal(offcpu_frames_ctx(hard, 5), WAKER_HARDIRQ);
+	assert_int_equal(offcpu_frames_ctx(nmi, 3), WAKER_NMI);
+	assert_int_equal(offcpu_frames_ctx(NULL, 0), WAKER_TASK);
+}
+
+/*
+ * The per-op table over several stalls: the same sleep and waker in two
+ * events is one row (count 2, the times added); a stall of the warmup is
+ * left out (the tables leave the warmup out); rows are sorted by time.
+ * With two clients per process the waker is the process's first client.
+ */
+static void test_table(void **state)
+{
+	struct fix *f = fix_new(2, false);
+	struct result_stalls st = {0};
+	uint64_t t = T0;
+
+	(void)state;
+	for (int k = 0; k < 3; k++, t += NSEC_PER_SEC) {
+		struct result_stall *ev = event(OP_LOCKX, k == 2);
+
+		offcpu_open(f->oc, 1, t, t);
+		rec(f, 1000, t + MS, t + 201 * MS, t + 201 * MS, 1, 2000, 0,
+		    "dbench-ng", lock_wait, unlocker);
+		offcpu_close(f->oc, 1, t + 202 * MS, true, t + 203 * MS, ev);
+		assert_int_equal(ev->offcpu.waits[0].waker_client, 2);
+		event_free(ev);
+	}
+	offcpu_fill(f->oc, &st);
+	assert_int_equal(st.offcpu.npairs, 2); /* no runnable time */
+	assert_int_equal(st.offcpu.pairs[0].kind, WAIT_SLEEP);
+	assert_int_equal(st.offcpu.pairs[0].count, 2);
+	assert_true(st.offcpu.pairs[0].ms == 400);
+	assert_int_equal(st.offcpu.pairs[1].kind, WAIT_CPU);
+	assert_int_equal(st.offcpu.pairs[1].count, 2);
+	assert_true(st.offcpu.pairs[1].ms == 4);
+	result_offcpu_run_free(&st.offcpu);
+	fix_free(f);
+}
+
+/*
+ * An op still stuck when the run ends has no record of its sleep (the
+ * task never came back): its open interval comes from the task map, not
+ * woken, asleep until the end; one that was woken but got no CPU yet is
+ * runnable since.  Losses while it was open make its figures lower
+ * bounds.
+ */
+static void test_still_stuck(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	uint64_t t0 = T0;
+	struct result_stall *ev = event(OP_RENAME, false);
+	const struct result_wait *w = ev->offcpu.waits;
+
+	(void)state;
+	offcpu_open(f->oc, 1, t0, t0 + 100 * MS);
+	f->counts.lost = 3; /* the ring buffer was full meanwhile */
+	f->open = (struct offcpu_rec){
+		.off_ns = t0 + 5 * MS, .pid = 2000, .state = 2};
+	f->have_open = true;
+	offcpu_close(f->oc, 1, t0 + 900 * MS, false, t0 + 900 * MS, ev);
+	assert_true(ev->offcpu.partial);
+	assert_int_equal(ev->offcpu.nwaits, 1);
+	assert_false(w->woken);
+	assert_true(w->blocked_ms == 895);
+	assert_int_equal(w->state, 'D');
+	assert_null(w->waker_comm);
+	assert_int_equal(w->waker_client, -1);
+	event_free(ev);
+
+	ev = event(OP_RENAME, false);
+	w = ev->offcpu.waits;
+	offcpu_open(f->oc, 1, t0 + 1000 * MS, t0 + 1100 * MS);
+	f->open = (struct offcpu_rec){.off_ns = t0 + 1005 * MS,
+				      .wake_ns = t0 + 1500 * MS,
+				      .pid = 2000,
+				      .state = 1,
+				      .waker_pid = 1000,
+				      .waker_tgid = 1000,
+				      .waker_comm = "dbench-ng"};
+	offcpu_close(f->oc, 1, t0 + 1600 * MS, false, t0 + 1600 * MS, ev);
+	assert_false(ev->offcpu.partial);
+	assert_true(w->woken);
+	assert_true(w->blocked_ms == 495);
+	assert_true(w->runq_ms == 100);
+	assert_int_equal(w->waker_client, 0);
+	event_free(ev);
+	fix_free(f);
+}
+
+/* What is not ours is counted, not kept; kept sleeps are bounded */
+static void test_bounds(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	struct offcpu_rec r = {.off_ns = T0, .on_ns = T0 + 1, .tgid = 1000};
+	struct result_stall *ev = event(OP_WRITEX, false);
+	struct result_stalls st = {0};
+
+	(void)state;
+	offcpu_open(f->oc, 0, T0, T0);
+	assert_int_equal(offcpu_record(f->oc, &r, OFFCPU_REC_SHORT - 1), -1);
+	r.tgid = 7; /* not a client */
+	assert_int_equal(offcpu_record(f->oc, &r, OFFCPU_REC_SHORT), -1);
+	r.tgid = 1000;
+	r.on_ns = T0 - 1; /* back before it left */
+	assert_int_equal(offcpu_record(f->oc, &r, OFFCPU_REC_SHORT), -1);
+	for (int i = 0; i < 3 * STALL_MAX_WAITS; i++)
+		rec(f, 1000, T0 + (uint64_t)i * MS,
+		    T0 + (uint64_t)i * MS + (uint64_t)i * US,
+		    T0 + (uint64_t)i * MS + (uint64_t)i * US, 1, 2000, 0,
+		    "dbench-ng", NULL, NULL);
+	offcpu_close(f->oc, 0, T0 + 100 * MS, true, T0 + 100 * MS, ev);
+	assert_int_equal(ev->offcpu.sleeps, 3 * STALL_MAX_WAITS);
+	assert_int_equal(ev->offcpu.nwaits, STALL_MAX_WAITS);
+	assert_true(ev->offcpu.waits[0].blocked_ms ==
+		    (3 * STALL_MAX_WAITS - 1) / 1e3);
+	assert_true(ev->offcpu.partial); /* three were refused since */
+	offcpu_fill(f->oc, &st);
+	assert_int_equal(st.offcpu.lost, 3);
+	result_offcpu_run_free(&st.offcpu);
+	event_free(ev);
+	fix_free(f);
+}
+
+/* Without CAP_SYSLOG kallsyms shows zeros: stacks stay raw addresses,
+ * and interrupts cannot be told by frames */
+static void test_no_symbols(void **state)
+{
+	struct fix *f = fix_new(1, true);
+	struct result_stall *ev = event(OP_LOCKX, false);
+	struct result_stalls st = {0};
+	char want[128];
+
+	(void)state;
+	assert_false(ksyms_usable(f->ks));
+	assert_true(ksyms_listed(f->ks, "__preempt_count"));
+	assert_false(ksyms_listed(f->ks, "pcpu_hot"));
+	offcpu_open(f->oc, 0, T0, T0);
+	rec(f, 1000, T0, T0 + 50 * MS, T0 + 50 * MS, 1, 2000,
+	    OFFCPU_CTX_UNKNOWN, "dbench-ng", lock_wait, softirq);
+	offcpu_close(f->oc, 0, T0 + 60 * MS, true, T0 + 60 * MS, ev);
+	snprintf(want, sizeof(want), "0x%llx;0x%llx;0x%llx;0x%llx",
+		 (unsigned long long)F(0), (unsigned long long)F(1),
+		 (unsigned long long)F(2), (unsigned long long)F(3));
+	assert_string_equal(ev->offcpu.waits[0].stack, want);
+	assert_int_equal(ev->offcpu.waits[0].waker_ctx, WAKER_UNKNOWN);
+	offcpu_fill(f->oc, &st);
+	assert_false(st.offcpu.symbols);
+	assert_string_equal(st.offcpu.irq_method, "none");
+	result_offcpu_run_free(&st.offcpu);
+	event_free(ev);
+	fix_free(f);
+}
+
+/* kallsyms: the function an address is in, with its module */
+static void test_ksyms(void **state)
+{
+	struct ksyms *ks;
+	char b[128];
+
+	(void)state;
+	write_kallsyms(false);
+	ks = ksyms_load(kallsyms);
+	unlink(kallsyms);
+	assert_non_null(ks);
+	assert_true(ksyms_usable(ks));
+	assert_true(ksyms_name(ks, F(3), b, sizeof(b)));
+	assert_string_equal(b, "fcntl_setlk");
+	assert_true(ksyms_name(ks, K + 0x300, b, sizeof(b)));
+	assert_string_equal(b, "fcntl_setlk");
+	assert_true(ksyms_name(ks, K + 0x2ff, b, sizeof(b)));
+	assert_string_equal(b, "do_fcntl");
+	assert_true(ksyms_name(ks, MOD + 0x40, b, sizeof(b)));
+	assert_string_equal(b, "request_wait_answer [fuse]");
+	assert_false(ksyms_name(ks, K - 1, b, sizeof(b)));
+	assert_string_equal(b, "0xffffffff80ffffff");
+	assert_true(ksyms_listed(ks, "__preempt_count"));
+	ksyms_free(ks);
+	assert_null(ksyms_load("/nonexistent/kallsyms"));
+}
+
+/* ---------------------- the watchdog driving it ------------------------ */
+
+static void describe(void *ctx, int client, uint32_t pc,
+		     struct result_stall *ev)
+{
+	(void)ctx;
+	(void)client;
+	(void)pc;
+	ev->op = OP_LOCKX;
+	ev->line = 2;
+	ev->file = strdup("lock.load");
+}
+
+/* records to hand over at the watchdog's next drain */
+struct pending {
+	struct fix *f;
+	int n;
+	struct offcpu_rec r[4];
+};
+
+static struct pending pend;
+
+static void fake_drain(void *ctx, struct offcpu *oc)
+{
+	(void)ctx;
+	for (int i = 0; i < pend.n; i++)
+		assert_int_equal(
+			offcpu_record(oc, &pend.r[i], OFFCPU_REC_SHORT), 0);
+	pend.n = 0;
+}
+
+/*
+ * The watchdog reads the slots, then drains, then matches: client 0's
+ * LockX stalls 290 ms; its sleep's record arrives at the poll that sees
+ * the op ended (the client sent it before it ended the op), and the
+ * event has it; the pids come from the slots' processes.
+ */
+static void test_watchdog(void **state)
+{
+	struct shm *shm = shm_alloc(2);
+	struct result_stalls out = {0};
+	struct ksyms *ks;
+	struct offcpu *oc;
+	struct watchdog *wd;
+	struct watchdog_cfg wc = {
+		.shm = shm,
+		.nclients = 2,
+		.threshold_ns = 100 * MS,
+		.poll_ns = 5 * MS,
+		.sample_ns = 100 * MS,
+		.proc = "/nonexistent",
+		.describe = describe,
+		.out = &out,
+	};
+	struct offcpu_cfg c = {
+		.nprocs = 2, .cpp = 1, .pids = pids, .stack_min_ns = MS};
+	struct client_slot *s;
+	uint64_t t0 = T0;
+
+	(void)state;
+	assert_non_null(shm);
+	write_kallsyms(false);
+	ks = ksyms_load(kallsyms);
+	unlink(kallsyms);
+	c.ks = ks;
+	c.src.drain = fake_drain;
+	oc = offcpu_new(&c);
+	assert_non_null(oc);
+	wc.offcpu = oc;
+	shm->hdr.start_ns = t0 - NSEC_PER_SEC;
+	shm->hdr.warmup_end_ns = 0;
+	shm->slot[0].pid = 1000;
+	shm->slot[1].pid = 2000;
+	wd = watchdog_new(&wc);
+	assert_non_null(wd);
+	s = &shm->slot[0];
+	s->op_start_ns = t0;
+	watchdog_poll(wd, t0 + 100 * MS); /* opens */
+	watchdog_poll(wd, t0 + 200 * MS);
+	/* it ends at +290.5 ms: record, then the slow ring, then clear */
+	pend.r[0] = (struct offcpu_rec){.off_ns = t0 + 10 * US,
+					.wake_ns = t0 + 290 * MS,
+					.on_ns = t0 + 290 * MS + 400 * US,
+					.pid = 1000,
+					.tgid = 1000,
+					.state = 1,
+					.waker_pid = 2000,
+					.waker_tgid = 2000,
+					.waker_comm = "dbench-ng"};
+	pend.n = 1;
+	s->slow[0] = (struct slow_rec){.start_ns = t0,
+				       .dur_ns = 290 * MS + 500 * US};
+	s->slow_head = 1;
+	s->op_start_ns = 0;
+	watchdog_poll(wd, t0 + 295 * MS);
+	watchdog_end(wd, t0 + 300 * MS);
+	assert_int_equal(out.total, 1);
+	assert_true(out.events[0].offcpu.valid);
+	assert_int_equal(out.events[0].offcpu.sleeps, 1);
+	assert_true(out.events[0].offcpu.blocked_ms == 289.99);
+	assert_int_equal(out.events[0].offcpu.waits[0].waker_client, 1);
+	assert_string_equal(out.offcpu.method, "bpf");
+	assert_int_equal(out.offcpu.npairs, 3);
+	assert_true(out.offcpu.pairs[0].ms == 289.99);
+	assert_int_equal(offcpu_buffered(oc), 0);
+	for (int i = 0; i < out.nevents; i++)
+		result_stall_free(&out.events[i]);
+	for (int i = 0; i < out.nfolded; i++)
+		free(out.folded[i].stack);
+	free(out.note);
+	result_offcpu_run_free(&out.offcpu);
+	offcpu_free(oc);
+	ksyms_free(ks);
+	shm_free(shm, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lock_wait),
+		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_frames_ctx),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_still_stuck),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_no_symbols),
+		cmocka_unit_test(test_ksyms),
+		cmocka_unit_test(test_watchdog),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
