@@ -79,33 +79,59 @@ void offcpu_trace_stop(struct offcpu_trace *t)
 #include <bpf/libbpf.h>
 
 #include "offcpu_rec.h"
-#include "offcpu.skel.h"
+#include "offcpu0.skel.h"
+#include "offcpu1.skel.h"
+#include "offcpu2.skel.h"
+
+/* The variants of the program (the Makefile builds bpf/offcpu.bpf.c with
+ * OFFCPU_PC 1, 2, 0): where it reads the preempt count, and the symbol
+ * kallsyms must list for it to load (an extern the kernel cannot resolve
+ * fails the whole load); the last needs none and is the fallback. */
+static const struct variant {
+	const void *(*elf)(size_t *sz);
+	const char *ksym;
+} variants[] = {
+	{offcpu1_bpf__elf_bytes, "__preempt_count"},
+	{offcpu2_bpf__elf_bytes, "pcpu_hot"},
+	{offcpu0_bpf__elf_bytes, NULL},
+};
+
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+#define MAX_LINKS 4
 
 struct offcpu_trace {
-	struct offcpu_bpf *skel;
+	struct bpf_object *obj;
+	struct bpf_link *links[MAX_LINKS];
+	int nlinks;
+	struct bpf_map *targets, *tasks, *events, *bss;
 	struct ring_buffer *rb;
 	struct ksyms *ks;
 	struct offcpu *oc;
 	char note[160];
 };
 
-/* libbpf's last warning, for a reason that says more than an errno */
-static char last_msg[200];
+/* libbpf's first warning, for a reason that says more than an errno */
+static char first_msg[200];
+static bool verbose; /* DBNG_BPF_VERBOSE: all of libbpf's messages */
 
 static int __attribute__((format(printf, 2, 0)))
 quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[sizeof(last_msg)];
+	char buf[sizeof(first_msg)];
+	va_list aq;
 	size_t n;
 
-	if (level != LIBBPF_WARN)
+	if (verbose) {
+		va_copy(aq, ap);
+		vfprintf(stderr, fmt, aq);
+		va_end(aq);
+	}
+	if (level != LIBBPF_WARN || first_msg[0])
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	if (n && strncmp(buf, "-- ", 3)) /* not the verifier log's frame */
-		memcpy(last_msg, buf, n + 1);
+	n = strcspn(buf, "\n"); /* a verifier log: its first line */
+	buf[n] = 0;
+	memcpy(first_msg, buf, n + 1);
 	return 0;
 }
 
@@ -131,9 +157,9 @@ static void reason(int err, const char *what, char *why, size_t len)
 		snprintf(why, len,
 			 "the kernel has no usable BTF "
 			 "(/sys/kernel/btf/vmlinux)");
-	else if (last_msg[0])
+	else if (first_msg[0])
 		snprintf(why, len, "cannot %s the BPF program: %s (%s)", what,
-			 strerror(err), last_msg);
+			 strerror(err), first_msg);
 	else
 		snprintf(why, len, "cannot %s the BPF program: %s", what,
 			 strerror(err));
@@ -158,8 +184,8 @@ static int src_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
 	struct offcpu_trace *t = ctx;
 	struct offcpu_task ts;
 
-	if (bpf_map__lookup_elem(t->skel->maps.tasks, &pid, sizeof(pid), &ts,
-				 sizeof(ts), 0))
+	if (bpf_map__lookup_elem(t->tasks, &pid, sizeof(pid), &ts, sizeof(ts),
+				 0))
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->off_ns = ts.off_ns;
@@ -173,38 +199,76 @@ static int src_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
 	return 0;
 }
 
+/* The program's counters: its .bss, one array element (read with a
+ * system call: libbpf 1.1 maps it for skeletons only; it is read when a
+ * stall opens or closes, and at the end) */
 static void src_counts(void *ctx, struct offcpu_counts *c)
 {
 	const struct offcpu_trace *t = ctx;
-	const volatile struct offcpu_counts *b = &t->skel->bss->counts;
+	__u32 zero = 0;
 
-	c->records = b->records;
-	c->lost = b->lost;
-	c->task_full = b->task_full;
-	c->stack_errors = b->stack_errors;
+	if (bpf_map__lookup_elem(t->bss, &zero, sizeof(zero), c, sizeof(*c),
+				 0))
+		memset(c, 0, sizeof(*c));
 }
 
-/* Open, size and load the skeleton, with the waking program that reads
- * the preempt count per CPU (@percpu) or the other.  0 or -errno. */
-static int load(struct offcpu_trace *t, int nprocs, uint64_t stack_min,
-		bool percpu)
+/* Open, size and load variant @v.  0 or -errno, with nothing left open. */
+static int load(struct offcpu_trace *t, const struct variant *v, int nprocs,
+		uint64_t stack_min)
 {
-	int err;
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "offcpu");
+	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min};
+	struct bpf_map *ro, *bss;
+	const void *elf;
+	size_t sz, n;
+	int err = -ENOENT;
 
-	t->skel = offcpu_bpf__open();
-	if (!t->skel)
+	elf = v->elf(&sz);
+	t->obj = bpf_object__open_mem(elf, sz, &opts);
+	if (!t->obj)
 		return -errno;
-	bpf_map__set_max_entries(t->skel->maps.targets, (__u32)nprocs);
-	bpf_map__set_max_entries(t->skel->maps.tasks, (__u32)nprocs * 2 + 64);
-	t->skel->rodata->stack_min_ns = stack_min;
-	bpf_program__set_autoload(t->skel->progs.on_waking_pc, percpu);
-	bpf_program__set_autoload(t->skel->progs.on_waking, !percpu);
-	err = offcpu_bpf__load(t->skel);
-	if (err) {
-		offcpu_bpf__destroy(t->skel);
-		t->skel = NULL;
-	}
+	/* .rodata and .bss by their own names */
+	t->targets = bpf_object__find_map_by_name(t->obj, "targets");
+	t->tasks = bpf_object__find_map_by_name(t->obj, "tasks");
+	t->events = bpf_object__find_map_by_name(t->obj, "events");
+	ro = bpf_object__find_map_by_name(t->obj, ".rodata");
+	bss = bpf_object__find_map_by_name(t->obj, ".bss");
+	if (!t->targets || !t->tasks || !t->events || !ro || !bss ||
+	    bpf_map__value_size(bss) != sizeof(struct offcpu_counts))
+		goto fail;
+	if (!bpf_map__initial_value(ro, &n) || n != sizeof(cfg) ||
+	    bpf_map__set_initial_value(ro, &cfg, sizeof(cfg)))
+		goto fail;
+	bpf_map__set_max_entries(t->targets, (__u32)nprocs);
+	bpf_map__set_max_entries(t->tasks, (__u32)nprocs * 2 + 64);
+	err = bpf_object__load(t->obj);
+	if (err)
+		goto fail;
+	t->bss = bss;
+	return 0;
+fail:
+	bpf_object__close(t->obj);
+	t->obj = NULL;
 	return err;
+}
+
+/* Attach every program of the object.  0 or -errno. */
+static int attach(struct offcpu_trace *t)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, t->obj)
+	{
+		struct bpf_link *l;
+
+		if (t->nlinks == MAX_LINKS)
+			return -E2BIG;
+		l = bpf_program__attach(p);
+		if (!l)
+			return -errno;
+		t->links[t->nlinks++] = l;
+	}
+	return 0;
 }
 
 struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
@@ -212,11 +276,11 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 					char *why, size_t len)
 {
 	uint64_t stack_min = offcpu_stack_min_ns(threshold_ns);
+	const struct variant *v = NULL;
 	struct offcpu_trace *t;
 	struct offcpu_cfg oc;
 	struct utsname u;
-	bool percpu;
-	int err;
+	int err = -ENOENT;
 
 	if (off) {
 		snprintf(why, len, "--no-bpf");
@@ -241,17 +305,15 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	last_msg[0] = 0;
+	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
 	libbpf_set_print(quiet);
-	/* names only, without CAP_SYSLOG: a listed per-CPU preempt count
-	 * (CONFIG_KALLSYMS_ALL) is one a program may read */
+	/* the names are there without CAP_SYSLOG too */
 	t->ks = ksyms_load("/proc/kallsyms");
-	percpu = ksyms_listed(t->ks, "__preempt_count") ||
-		 ksyms_listed(t->ks, "pcpu_hot");
-	err = load(t, nprocs, stack_min, percpu);
-	if (err && percpu) {
-		percpu = false;
-		err = load(t, nprocs, stack_min, false);
+	for (size_t i = 0; i < NVARIANTS && !t->obj; i++) {
+		v = &variants[i];
+		first_msg[0] = 0; /* the reason is the last variant's */
+		if (!v->ksym || ksyms_listed(t->ks, v->ksym))
+			err = load(t, v, nprocs, stack_min);
 	}
 	if (err) {
 		reason(err, "load", why, len);
@@ -260,15 +322,14 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	for (int p = 0; p < nprocs; p++) {
 		__u32 pid = (__u32)pids[p], idx = (__u32)p;
 
-		err = bpf_map__update_elem(t->skel->maps.targets, &pid,
-					   sizeof(pid), &idx, sizeof(idx),
-					   BPF_ANY);
+		err = bpf_map__update_elem(t->targets, &pid, sizeof(pid), &idx,
+					   sizeof(idx), BPF_ANY);
 		if (err) {
 			reason(err, "fill the map of", why, len);
 			goto fail;
 		}
 	}
-	err = offcpu_bpf__attach(t->skel);
+	err = attach(t);
 	if (err) {
 		reason(err, "attach", why, len);
 		goto fail;
@@ -279,7 +340,7 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		.pids = pids,
 		.stack_min_ns = stack_min,
 		.ks = t->ks,
-		.irq_from_pc = percpu,
+		.irq_from_pc = v->ksym != NULL,
 		.src = {src_drain, src_peek, src_counts, t},
 	};
 	t->oc = offcpu_new(&oc);
@@ -287,8 +348,8 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		snprintf(why, len, "out of memory");
 		goto fail;
 	}
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_record,
-				 t->oc, NULL);
+	t->rb = ring_buffer__new(bpf_map__fd(t->events), on_record, t->oc,
+				 NULL);
 	if (!t->rb) {
 		reason(errno, "read the ring buffer of", why, len);
 		goto fail;
@@ -318,7 +379,9 @@ void offcpu_trace_stop(struct offcpu_trace *t)
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
-	offcpu_bpf__destroy(t->skel);
+	for (int i = 0; i < t->nlinks; i++)
+		bpf_link__destroy(t->links[i]);
+	bpf_object__close(t->obj);
 	offcpu_free(t->oc);
 	ksyms_free(t->ks);
 	free(t);

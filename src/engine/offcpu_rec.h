@@ -71,6 +71,11 @@ struct offcpu_task {
 	__u64 wstack[OFFCPU_DEPTH];
 };
 
+/* The settings of the BPF side (its .rodata), set before the load. */
+struct offcpu_bpf_cfg {
+	__u64 stack_min_ns; /* stacks of sleeps this long or longer */
+};
+
 /* The counters of the BPF side (its .bss), read at the end. */
 struct offcpu_counts {
 	__u64 records;	    /* intervals sent */

@@ -27,8 +27,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* set by the loader before the load */
-const volatile __u64 stack_min_ns = 1000000;
+/* set by the loader before the load (the only variable of .rodata) */
+const volatile struct offcpu_bpf_cfg cfg = {.stack_min_ns = 1000000};
 
 /* the client processes: tgid -> process index */
 struct {
@@ -51,19 +51,12 @@ struct {
 	__uint(max_entries, 1 << 21);
 } events SEC(".maps");
 
+/* the only variable of .bss, read by the watchdog */
 struct offcpu_counts counts;
 
-/*
- * Where a wakeup runs: the preempt count's interrupt bits.  Some
- * architectures keep the count in thread_info (CO-RE finds the field);
- * x86 keeps it per CPU, in __preempt_count (before 6.2 and from 6.15) or
- * pcpu_hot.preempt_count, which a program can read only if the kernel
- * lists data symbols in kallsyms (CONFIG_KALLSYMS_ALL): on_waking_pc,
- * loaded only then (offcpu_bpf.c).  Otherwise the context is unknown
- * here, and the watchdog finds it in the waker's stack.
- */
-extern int __preempt_count __ksym __weak;
-extern struct pcpu_hot pcpu_hot __ksym __weak;
+#ifndef OFFCPU_PC
+#define OFFCPU_PC 0
+#endif
 
 #define SOFTIRQ_OFFSET 0x100u /* serving a softirq */
 #define HARDIRQ_MASK   0xf0000u
@@ -80,25 +73,43 @@ static __always_inline __u32 context_of(__u32 pc)
 	return OFFCPU_CTX_TASK;
 }
 
-static __always_inline __u32 percpu_context(void)
+/*
+ * Where a wakeup runs (@cur: the current task): the preempt count's
+ * interrupt bits.  Some architectures keep the count in thread_info
+ * (CO-RE finds the field).  x86 keeps it per CPU, in __preempt_count
+ * (before 6.2 and from 6.15) or in pcpu_hot (6.2 to 6.14), which a
+ * program may read only if the kernel lists data symbols in kallsyms
+ * (CONFIG_KALLSYMS_ALL): this file is also built with OFFCPU_PC 1 or 2
+ * for those, and offcpu_bpf.c loads such a variant only where kallsyms
+ * lists its symbol (an extern that is not there fails the whole load).
+ * Otherwise the context is unknown here, and the watchdog finds it in
+ * the waker's stack.
+ */
+#if OFFCPU_PC == 1
+extern int __preempt_count __ksym;
+
+static __always_inline __u32 wake_context(struct task_struct *cur)
 {
-	if (&__preempt_count)
-		return context_of(*(int *)bpf_this_cpu_ptr(&__preempt_count));
-	if (&pcpu_hot) {
-		struct pcpu_hot *h = bpf_this_cpu_ptr(&pcpu_hot);
-
-		return context_of(BPF_CORE_READ(h, preempt_count));
-	}
-	return OFFCPU_CTX_UNKNOWN;
+	return context_of(*(int *)bpf_this_cpu_ptr(&__preempt_count));
 }
+#elif OFFCPU_PC == 2
+extern struct pcpu_hot pcpu_hot __ksym;
 
-static __always_inline __u32 task_context(struct task_struct *cur)
+static __always_inline __u32 wake_context(struct task_struct *cur)
+{
+	struct pcpu_hot *h = bpf_this_cpu_ptr(&pcpu_hot);
+
+	return context_of(BPF_CORE_READ(h, preempt_count));
+}
+#else
+static __always_inline __u32 wake_context(struct task_struct *cur)
 {
 	if (bpf_core_field_exists(cur->thread_info.preempt_count))
 		return context_of(
 			BPF_CORE_READ(cur, thread_info.preempt_count));
 	return OFFCPU_CTX_UNKNOWN;
 }
+#endif
 
 static __always_inline bool is_target(struct task_struct *t)
 {
@@ -119,7 +130,7 @@ static __always_inline void switched_in(struct task_struct *next, __u64 now)
 	if (!ts || !ts->off_ns)
 		return;
 	full = ts->state && ts->wake_ns &&
-	       ts->wake_ns - ts->off_ns >= stack_min_ns;
+	       ts->wake_ns - ts->off_ns >= cfg.stack_min_ns;
 	if (full)
 		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	else
@@ -192,10 +203,8 @@ in:
 	return 0;
 }
 
-/* @p is being woken by the current context (@percpu: read the preempt
- * count per CPU) */
-static __always_inline void waking(void *ctx, struct task_struct *p,
-				   bool percpu)
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
 {
 	struct offcpu_task *ts;
 	struct task_struct *cur;
@@ -203,37 +212,24 @@ static __always_inline void waking(void *ctx, struct task_struct *p,
 	__u64 now;
 
 	if (!is_target(p))
-		return;
+		return 0;
 	pid = p->pid;
 	ts = bpf_map_lookup_elem(&tasks, &pid);
 	if (!ts || !ts->off_ns || !ts->state || ts->wake_ns)
-		return;
+		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ns = now;
 	cur = bpf_get_current_task_btf();
 	ts->waker_pid = cur->pid;
 	ts->waker_tgid = cur->tgid;
-	ts->waker_ctx = percpu ? percpu_context() : task_context(cur);
+	ts->waker_ctx = wake_context(cur);
 	bpf_get_current_comm(ts->waker_comm, sizeof(ts->waker_comm));
-	if (now - ts->off_ns >= stack_min_ns) {
+	if (now - ts->off_ns >= cfg.stack_min_ns) {
 		long n = bpf_get_stack(ctx, ts->wstack, sizeof(ts->wstack), 0);
 
 		if (n < 0)
 			__sync_fetch_and_add(&counts.stack_errors, 1);
 		ts->wstack_len = (__s32)n;
 	}
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(on_waking, struct task_struct *p)
-{
-	waking(ctx, p, false);
-	return 0;
-}
-
-SEC("tp_btf/sched_waking")
-int BPF_PROG(on_waking_pc, struct task_struct *p)
-{
-	waking(ctx, p, true);
 	return 0;
 }
