@@ -9,6 +9,7 @@
 #   wait_until SECS CMD...   poll CMD until it succeeds (1 if it never does)
 #   wait_for FILE ERE [SECS] wait for a line of FILE to match ERE, or fail
 #   stall_check JSON     the watchdog's events agree with the histograms
+#   need_bpf             skip unless stalls can be traced with BPF here
 set -u
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,6 +54,35 @@ wait_for() {
 }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root ($*)"; }
+
+# need_bpf: skip unless the stall watchdog can trace with BPF here: root,
+# kernel BTF, a kernel of 5.18 or later, a build with libbpf (a short run
+# says which method it used and why); fail if it should and does not
+need_bpf() {
+	local rel maj min method
+	need_root "loading BPF programs"
+	[ -r /sys/kernel/btf/vmlinux ] ||
+		skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+	rel=$(uname -r)
+	maj=${rel%%.*}
+	min=${rel#*.}
+	min=${min%%[!0-9]*}
+	[ "$maj" -gt 5 ] || { [ "$maj" = 5 ] && [ "$min" -ge 18 ]; } ||
+		skip "kernel $rel is older than 5.18"
+	mkdir -p "$TMP/bpfprobe"
+	echo 'Sleep 10000 NT_STATUS_OK' >"$TMP/bpfprobe.load"
+	"$DBNG" -t 1 --warmup 0 -c "$TMP/bpfprobe.load" -D "$TMP/bpfprobe" \
+		--json "$TMP/bpfprobe.json" 1 >/dev/null 2>&1 ||
+		fail "the probe run failed"
+	method=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["stalls"]
+print(s["method"], s["method_note"] or "")' "$TMP/bpfprobe.json")
+	case $method in
+	bpf*) ;;
+	"proc this build has no libbpf"*) skip "${method#proc }" ;;
+	*) fail "no BPF tracing as root on a 5.18+ kernel with BTF: $method" ;;
+	esac
+}
 
 # expect_rc WANT CMD...: run CMD, fail unless it exits WANT
 expect_rc() {
