@@ -6,8 +6,11 @@
 set -e
 what=${1:-build}
 
-# build: compiler, pkg-config, libraries linked into dbench-ng
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+# build: compiler, pkg-config, libraries linked into dbench-ng; libbpf,
+# clang and bpftool for the BPF tracing of stalls (the build leaves it out
+# without them, and the program then says BPF is unavailable)
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev \
+      libbpf-dev clang bpftool"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then

@@ -216,7 +216,10 @@ static void src_counts(void *ctx, struct offcpu_counts *c)
 static int load(struct offcpu_trace *t, const struct variant *v, int nprocs,
 		uint64_t stack_min)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "offcpu");
+	struct bpf_object_open_opts opts = {
+		.sz = sizeof(opts),
+		.object_name = "offcpu",
+	};
 	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min};
 	struct bpf_map *ro, *bss;
 	const void *elf;

@@ -58,9 +58,12 @@ static char kallsyms[64];
 static void write_kallsyms(bool zero)
 {
 	FILE *fp;
+	int fd;
 
 	strcpy(kallsyms, "/tmp/dbng-test-kallsyms-XXXXXX");
-	assert_true(mkstemp(kallsyms) >= 0);
+	fd = mkstemp(kallsyms);
+	assert_true(fd >= 0);
+	close(fd);
 	fp = fopen(kallsyms, "w");
 	assert_non_null(fp);
 	fprintf(fp, "%016llx D __preempt_count\n", zero ? 0ULL : 0x1000ULL);
