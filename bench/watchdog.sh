@@ -3,25 +3,39 @@
 #
 # watchdog.sh: does the stall watchdog change what it measures?
 #
-# Runs dbench-ng with the watchdog (the default --stall-threshold 100) and
-# without it (--stall-threshold 0), alternately, ROUNDS times each, on
+# Runs dbench-ng in three modes, alternately, ROUNDS times each:
+#   off   --stall-threshold 0: no watchdog;
+#   proc  the watchdog (--stall-threshold 100, the default) with --no-bpf:
+#         it polls the slots and samples /proc/PID/stack of stuck clients;
+#   bpf   the watchdog with BPF tracing of the clients' off-CPU time and
+#         wakers (the default as root: every context switch of the
+#         machine runs a BPF program, every sleep of a client sends a
+#         record);
+# on
 #   - a private tmpfs, built-in workload, 1 and 2 clients: the cheapest
 #     ops, where a polling thread would show most;
+#   - the same tmpfs with Debian's client.txt (/usr/share/dbench/client.txt,
+#     if installed), 2 clients;
 #   - a loop-mounted btrfs (1 GiB image in the tmpfs) with -s (O_SYNC
-#     opens), 2 clients: slow ops, where the watchdog actually fires.
+#     opens), 2 clients: slow ops that sleep, where the watchdog fires and
+#     BPF sends a record per sleep.
 # and prints for each the median lines/s (execute phase, from the
-# progress lines, as vs-dbench.sh), the ratio with/without, and every
-# round so the run-to-run noise is visible.  Goal: no difference beyond
-# that noise.
+# progress lines, as vs-dbench.sh) of each mode, the ratios proc/off and
+# bpf/proc, every round so the run-to-run noise is visible, the stalls
+# caught, and the BPF side's intervals and lost records (ring buffer
+# full).  Goal: proc/off within the noise; bpf/proc within the noise on
+# tmpfs and within 3 % with -s.
 #
-# Run: sudo bench/watchdog.sh   (root: tmpfs and loop mount)
+# Run: sudo bench/watchdog.sh   (root: tmpfs, loop mount, BPF)
 # Environment: SECS [10] ROUNDS [3] DBENCH_NG [./dbench-ng]
+#              LOADFILE [/usr/share/dbench/client.txt]
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 SECS=${SECS:-10}
 ROUNDS=${ROUNDS:-3}
 DBENCH_NG=${DBENCH_NG:-./dbench-ng}
+LOADFILE=${LOADFILE:-/usr/share/dbench/client.txt}
 [ "$(id -u)" = 0 ] || { echo "watchdog.sh: needs root (tmpfs, loop mount)" >&2; exit 2; }
 [ -x "$DBENCH_NG" ] || { echo "watchdog.sh: build first (make)" >&2; exit 2; }
 
@@ -34,7 +48,8 @@ cleanup() {
 	stop_job
 	mountpoint -q "$bmnt" 2>/dev/null && umount "$bmnt"
 	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
+	# the loop device lets go of its image asynchronously: retry
+	mountpoint -q "$mnt" 2>/dev/null && umount_retry "$mnt"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,36 +74,70 @@ rate() {
 		'BEGIN { printf "%.0f", (d - b) * n / (c - a) }'
 }
 
+# bpf_figures JSON: "intervals lost" of its BPF tracing ("- -" without)
+bpf_figures() {
+	python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["stalls"].get("bpf")
+print("%d %d" % (b["intervals"], b["lost"]) if b else "- -")' "$1"
+}
+
 compare() {
 	local label=$1 dir=$2
 	shift 2
-	local on=() off=() r out stalls=0
+	local off=() proc=() bpf=() r out stalls=0 iv=0 lost=0 m_off m_proc m_bpf
 	for r in $(seq "$ROUNDS"); do
-		for mode in on off; do
+		for mode in off proc bpf; do
 			out=$work/$label-$mode-$r.out
-			if [ $mode = on ]; then th=100; else th=0; fi
+			case $mode in
+			off) opts=(--stall-threshold 0) ;;
+			proc) opts=(--stall-threshold 100 --no-bpf) ;;
+			bpf) opts=(--stall-threshold 100 --json "$out.json") ;;
+			esac
 			run_timed "$out" "$out.time" "$DBENCH_NG" -t "$SECS" --warmup 2 \
-				--stall-threshold $th -D "$dir" "$@" ||
+				"${opts[@]}" -D "$dir" "$@" ||
 				{ echo "run failed: $out" >&2; exit 1; }
-			if [ $mode = on ]; then
-				on+=("$(rate "$out")")
-				s=$(sed -n 's/^ Stalls: \([0-9]*\) op.*/\1/p' "$out")
+			s=$(sed -n 's/^ Stalls: \([0-9]*\) op.*/\1/p' "$out")
+			case $mode in
+			off) off+=("$(rate "$out")") ;;
+			proc)
+				proc+=("$(rate "$out")")
 				stalls=$((stalls + ${s:-0}))
-			else
-				off+=("$(rate "$out")")
-			fi
+				;;
+			bpf)
+				bpf+=("$(rate "$out")")
+				stalls=$((stalls + ${s:-0}))
+				read -r a b <<<"$(bpf_figures "$out.json")"
+				[ "$a" = - ] && { echo "no BPF tracing in $out:" \
+					"$(grep BPF "$out")" >&2; exit 1; }
+				iv=$((iv + a))
+				lost=$((lost + b))
+				;;
+			esac
 		done
 	done
-	m_on=$(median "${on[@]}")
 	m_off=$(median "${off[@]}")
-	printf '%-34s %10.0f %10.0f %7.3f   stalls caught: %d\n' "$label" \
-		"$m_on" "$m_off" "$(awk -v a="$m_on" -v b="$m_off" 'BEGIN {print (b > 0 ? a / b : 0)}')" "$stalls"
-	printf '%-34s on: %s   off: %s\n' "" "${on[*]}" "${off[*]}"
+	m_proc=$(median "${proc[@]}")
+	m_bpf=$(median "${bpf[@]}")
+	printf '%-30s %9.0f %9.0f %9.0f %9s %9s   stalls: %d, BPF intervals: %d, lost: %d\n' \
+		"$label" "$m_off" "$m_proc" "$m_bpf" \
+		"$(awk -v a="$m_proc" -v b="$m_off" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')" \
+		"$(awk -v a="$m_bpf" -v b="$m_proc" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')" \
+		"$stalls" "$iv" "$lost"
+	printf '%-30s off: %s   proc: %s   bpf: %s\n' "" "${off[*]}" "${proc[*]}" \
+		"${bpf[*]}"
 }
 
-echo "watchdog on (--stall-threshold 100) vs off (0): lines/s, execute phase"
-echo "$(uname -r), $(nproc) CPUs, -t $SECS, $ROUNDS rounds alternating"
-printf '%-34s %10s %10s %7s\n' "" "on" "off" "on/off"
+echo "watchdog off (--stall-threshold 0), with /proc sampling only (100,"
+echo "--no-bpf), with BPF tracing (100): lines/s, execute phase"
+echo "$(uname -r), $(nproc) CPUs, -t $SECS, $ROUNDS rounds alternating," \
+	"load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-30s %9s %9s %9s %9s %9s\n' "" off proc bpf proc/off bpf/proc
 compare "tmpfs, built-in, 1 client" "$mnt/d" 1
 compare "tmpfs, built-in, 2 clients" "$mnt/d" 2
+if [ -r "$LOADFILE" ]; then
+	compare "tmpfs, client.txt, 2 clients" "$mnt/d" -c "$LOADFILE" 2
+else
+	echo "(no $LOADFILE: apt-get install dbench for the client.txt row)"
+fi
 compare "btrfs -s, built-in, 2 clients" "$bmnt" -s 2
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
