@@ -739,9 +739,11 @@ void offcpu_fill(struct offcpu *oc, struct result_stalls *st)
 	o->stack_min_ms = (double)oc->cfg.stack_min_ns / 1e6;
 	o->symbols = symbols(oc);
 	free(o->irq_method);
-	o->irq_method = strdup(oc->cfg.irq_from_pc ? "preempt count"
-			       : symbols(oc)	   ? "stack frames"
-						   : "none");
+	o->irq_method = strdup(c.ctx_by == 1	     ? "preempt count"
+			       : c.ctx_by == 2	     ? "interrupt tracepoints"
+			       : oc->cfg.irq_from_pc ? "preempt count"
+			       : symbols(oc)	     ? "stack frames"
+						     : "none");
 	qsort(oc->pairs, (size_t)oc->npairs, sizeof(*oc->pairs), by_ns);
 	o->other_count = oc->other_n;
 	o->other_ms = (double)oc->other_ns / 1e6;

@@ -97,7 +97,7 @@ static const struct variant {
 };
 
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
-#define MAX_LINKS 4
+#define MAX_LINKS 8
 
 struct offcpu_trace {
 	struct bpf_object *obj;
@@ -207,8 +207,7 @@ static void src_counts(void *ctx, struct offcpu_counts *c)
 	const struct offcpu_trace *t = ctx;
 	__u32 zero = 0;
 
-	if (bpf_map__lookup_elem(t->bss, &zero, sizeof(zero), c, sizeof(*c),
-				 0))
+	if (bpf_map__lookup_elem(t->bss, &zero, sizeof(zero), c, sizeof(*c), 0))
 		memset(c, 0, sizeof(*c));
 }
 
@@ -255,21 +254,40 @@ fail:
 	return err;
 }
 
+/* The order of attachment of program @name: the interrupt trackers'
+ * exits before their entries (an entry counted before its exit is
+ * watched would count forever; an exit whose entry was not seen is not
+ * counted), then the rest */
+static int rank(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 5 && !strcmp(name + n - 5, "_exit"))
+		return 0;
+	if (n > 6 && !strcmp(name + n - 6, "_entry"))
+		return 1;
+	return 2;
+}
+
 /* Attach every program of the object.  0 or -errno. */
 static int attach(struct offcpu_trace *t)
 {
 	struct bpf_program *p;
 
-	bpf_object__for_each_program(p, t->obj)
-	{
-		struct bpf_link *l;
+	for (int r = 0; r < 3; r++) {
+		bpf_object__for_each_program(p, t->obj)
+		{
+			struct bpf_link *l;
 
-		if (t->nlinks == MAX_LINKS)
-			return -E2BIG;
-		l = bpf_program__attach(p);
-		if (!l)
-			return -errno;
-		t->links[t->nlinks++] = l;
+			if (rank(bpf_program__name(p)) != r)
+				continue;
+			if (t->nlinks == MAX_LINKS)
+				return -E2BIG;
+			l = bpf_program__attach(p);
+			if (!l)
+				return -errno;
+			t->links[t->nlinks++] = l;
+		}
 	}
 	return 0;
 }

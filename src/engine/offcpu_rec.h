@@ -82,6 +82,8 @@ struct offcpu_counts {
 	__u64 lost;	    /* the ring buffer was full: intervals lost */
 	__u64 task_full;    /* no room in the task map: intervals untraced */
 	__u64 stack_errors; /* a stack helper failed */
+	__u64 ctx_by;	    /* how a waker's context was told: 1 the
+			       preempt count, 2 interrupt tracepoints */
 };
 
 #endif

@@ -75,21 +75,28 @@ static __always_inline __u32 context_of(__u32 pc)
 
 /*
  * Where a wakeup runs (@cur: the current task): the preempt count's
- * interrupt bits.  Some architectures keep the count in thread_info
- * (CO-RE finds the field).  x86 keeps it per CPU, in __preempt_count
- * (before 6.2 and from 6.15) or in pcpu_hot (6.2 to 6.14), which a
- * program may read only if the kernel lists data symbols in kallsyms
- * (CONFIG_KALLSYMS_ALL): this file is also built with OFFCPU_PC 1 or 2
- * for those, and offcpu_bpf.c loads such a variant only where kallsyms
- * lists its symbol (an extern that is not there fails the whole load).
- * Otherwise the context is unknown here, and the watchdog finds it in
- * the waker's stack.
+ * interrupt bits where a program can read them.  x86 keeps the count
+ * per CPU, in __preempt_count (before 6.2 and from 6.15) or in pcpu_hot
+ * (6.2 to 6.14), which a program may read only if the kernel lists data
+ * symbols in kallsyms (CONFIG_KALLSYMS_ALL): this file is built with
+ * OFFCPU_PC 1 or 2 for those, and offcpu_bpf.c loads such a variant only
+ * where kallsyms lists its symbol (an extern the kernel cannot resolve
+ * fails the whole load).  Other architectures keep it in thread_info
+ * (CO-RE finds the field).  Otherwise (OFFCPU_PC 0 on x86) the programs
+ * below count, per CPU, the interrupts in progress from the tracepoints
+ * around every device interrupt handler, every softirq and every hrtimer
+ * expiry (the timer interrupt's wakeups); counts.ctx_by says which way
+ * it was told.
  */
+#define CTX_BY_PC	1
+#define CTX_BY_TRACKING 2
+
 #if OFFCPU_PC == 1
 extern int __preempt_count __ksym;
 
 static __always_inline __u32 wake_context(struct task_struct *cur)
 {
+	counts.ctx_by = CTX_BY_PC;
 	return context_of(*(int *)bpf_this_cpu_ptr(&__preempt_count));
 }
 #elif OFFCPU_PC == 2
@@ -99,15 +106,109 @@ static __always_inline __u32 wake_context(struct task_struct *cur)
 {
 	struct pcpu_hot *h = bpf_this_cpu_ptr(&pcpu_hot);
 
+	counts.ctx_by = CTX_BY_PC;
 	return context_of(BPF_CORE_READ(h, preempt_count));
 }
 #else
+/* the interrupts in progress on a CPU: device handlers, softirqs,
+ * hrtimer callbacks (in the timer interrupt, or in a softirq) */
+struct irq_depth {
+	__s32 hard, soft, timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_depth);
+} irqs SEC(".maps");
+
+static __always_inline struct irq_depth *irq_depth(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&irqs, &zero);
+}
+
+/* tracing may start inside an interrupt: an exit without its entry is
+ * not counted */
+#define ENTER(f)                                   \
+	do {                                       \
+		struct irq_depth *d = irq_depth(); \
+		if (d)                             \
+			d->f++;                    \
+	} while (0)
+#define LEAVE(f)                                   \
+	do {                                       \
+		struct irq_depth *d = irq_depth(); \
+		if (d && d->f > 0)                 \
+			d->f--;                    \
+	} while (0)
+
+SEC("tp_btf/irq_handler_entry")
+int on_irq_entry(void *ctx)
+{
+	ENTER(hard);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int on_irq_exit(void *ctx)
+{
+	LEAVE(hard);
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int on_softirq_entry(void *ctx)
+{
+	ENTER(soft);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int on_softirq_exit(void *ctx)
+{
+	LEAVE(soft);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int on_hrtimer_entry(void *ctx)
+{
+	ENTER(timer);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int on_hrtimer_exit(void *ctx)
+{
+	LEAVE(timer);
+	return 0;
+}
+
 static __always_inline __u32 wake_context(struct task_struct *cur)
 {
-	if (bpf_core_field_exists(cur->thread_info.preempt_count))
+	struct irq_depth *d;
+
+	if (bpf_core_field_exists(cur->thread_info.preempt_count)) {
+		counts.ctx_by = CTX_BY_PC;
 		return context_of(
 			BPF_CORE_READ(cur, thread_info.preempt_count));
-	return OFFCPU_CTX_UNKNOWN;
+	}
+	counts.ctx_by = CTX_BY_TRACKING;
+	d = irq_depth();
+	if (!d)
+		return OFFCPU_CTX_UNKNOWN;
+	/* a softirq's hrtimers run in the softirq; the timer interrupt's
+	 * outside any */
+	if (d->hard > 0)
+		return OFFCPU_CTX_HARDIRQ;
+	if (d->soft > 0)
+		return OFFCPU_CTX_SOFTIRQ;
+	if (d->timer > 0)
+		return OFFCPU_CTX_HARDIRQ;
+	return OFFCPU_CTX_TASK;
 }
 #endif
 
