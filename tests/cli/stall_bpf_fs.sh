@@ -6,8 +6,10 @@
 # Which of these shows depends on the machine, so this test records what
 # the stalls waited for (the top rows of the per-op table, printed) and
 # asserts only what holds on any machine: every stall was traced, its
-# accounting adds up, wakers are named, and an interrupt is never a
-# client.
+# accounting adds up, wakers are named, an interrupt is never a client,
+# and a waker is an interrupt exactly when its own stack has an interrupt
+# entry below the wakeup (the BPF side tells it by the preempt count or
+# by counting interrupts in progress, never by the stack: two ways agree).
 . "$(dirname "$0")/../lib.sh"
 
 need_bpf
@@ -25,8 +27,14 @@ import json, sys
 fs, st = sys.argv[1], json.load(open(sys.argv[2]))["stalls"]
 assert st["method"] == "bpf", (st["method"], st["method_note"])
 b = st["bpf"]
-print("%s: %d stalls (%d in the warmup), %d intervals traced, %d lost" % (
-      fs, st["total"], st["warmup_total"], b["intervals"], b["lost"]))
+print("%s: %d stalls (%d in the warmup), %d intervals traced, %d lost; "
+      "interrupt wakers told by %s" % (fs, st["total"], st["warmup_total"],
+      b["intervals"], b["lost"], b["irq_method"]))
+import re
+entry = re.compile(r"^(handle_softirqs|__do_softirq|asm_sysvec_.*|"
+                   r"__?sysvec_.*|(asm_)?common_interrupt|handle_irq_event.*|"
+                   r"hrtimer_interrupt|(asm_)?exc_nmi)$")
+checked = 0
 for e in st["events"]:
     o = e["offcpu"]
     assert o, "a stall without off-CPU figures"
@@ -36,9 +44,18 @@ for e in st["events"]:
         if not w["woken"]:
             continue
         assert w["waker_comm"], w
-        if w["waker_context"] in ("hardirq", "softirq", "nmi"):
+        irq = w["waker_context"] in ("hardirq", "softirq", "nmi")
+        if irq:
             assert w["waker_client"] is None, w
-import re
+        if w["waker_stack"]:
+            # the waker's own stack agrees that it was (not) an interrupt:
+            # an interrupt entry below the wakeup
+            frames = w["waker_stack"].split(";")
+            seen = any(entry.match(f) for f in frames)
+            assert seen == irq, ("context %s, stack %s" %
+                                 (w["waker_context"], w["waker_stack"]))
+            checked += 1
+print(" %d wakers with a stack: their context agrees with it" % checked)
 generic = re.compile(r"^(try_to_wake_up|__?wake_up.*|.*wake_.*function|"
                      r"complete(_all)?|wake_q_.*)$")
 def short(s, waker=False):
