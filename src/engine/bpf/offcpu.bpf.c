@@ -58,6 +58,7 @@ struct offcpu_counts counts;
 #define OFFCPU_PC 0
 #endif
 
+#define TASK_DEAD      0x80u  /* a task's last switch-out */
 #define SOFTIRQ_OFFSET 0x100u /* serving a softirq */
 #define HARDIRQ_MASK   0xf0000u
 #define NMI_MASK       0xf00000u
@@ -272,7 +273,11 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 {
 	__u64 now = bpf_ktime_get_ns();
 
-	if (is_target(prev)) {
+	if (is_target(prev) && (prev_state & TASK_DEAD)) {
+		__u32 pid = prev->pid; /* its last switch: forget it */
+
+		bpf_map_delete_elem(&tasks, &pid);
+	} else if (is_target(prev)) {
 		__u32 pid = prev->pid;
 		struct offcpu_task *ts = bpf_map_lookup_elem(&tasks, &pid);
 
