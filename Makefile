@@ -193,25 +193,22 @@ build/src/backends/registry.o: build/backends.txt
 build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
 $(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
 	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
-# the BPF object and its skeletons (headers embedding the object), made
-# only when BPF_FOUND, in three variants: 0 has no per-CPU preempt count,
-# 1 reads __preempt_count, 2 pcpu_hot (offcpu_bpf.c picks one at run
-# time); offcpu_bpf.o is rebuilt when BPF_FOUND changes
-BPF_SKELS := $(foreach v,0 1 2,build/bpf/offcpu$(v).skel.h)
+# the BPF object and its skeleton (a header embedding the object), made
+# only when BPF_FOUND; offcpu_bpf.o is rebuilt when BPF_FOUND changes
 build/bpf.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BPF_DEFS)' | cmp -s - $@ || echo '$(BPF_DEFS)' > $@
-build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),$(BPF_SKELS))
+build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),build/bpf/offcpu.skel.h)
 build/src/engine/offcpu_bpf.o: override CPPFLAGS += $(BPF_DEFS) \
 	$(if $(BPF_FOUND),$(shell pkg-config --cflags $(BPF_PKG)))
-build/bpf/offcpu%.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
+build/bpf/offcpu.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
 		src/engine/offcpu_rec.h
 	@mkdir -p $(@D)
 	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
-		-DOFFCPU_PC=$* -Isrc/engine -Isrc/engine/bpf \
+		-Isrc/engine -Isrc/engine/bpf \
 		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
-build/bpf/offcpu%.skel.h: build/bpf/offcpu%.bpf.o
-	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu$*_bpf > $@.tmp && \
+build/bpf/offcpu.skel.h: build/bpf/offcpu.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu_bpf > $@.tmp && \
 		mv $@.tmp $@
 .PHONY: FORCE
 FORCE:

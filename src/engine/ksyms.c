@@ -18,19 +18,12 @@ struct ksym {
 	const char *mod; /* NULL: the kernel itself */
 };
 
-#define NLISTED 2
-
 struct ksyms {
 	char *text;
 	struct ksym *sym;
 	size_t n;
 	bool usable;
-	bool listed[NLISTED];
 };
-
-/* the names ksyms_listed() may be asked for, noted while reading */
-static const char *const listed_names[NLISTED] = {"__preempt_count",
-						  "pcpu_hot"};
 
 static int by_addr(const void *a, const void *b)
 {
@@ -112,10 +105,6 @@ struct ksyms *ksyms_load(const char *path)
 					close[1] = 0;
 			}
 		}
-		for (int i = 0; i < NLISTED; i++) {
-			if (!strcmp(name, listed_names[i]))
-				ks->listed[i] = true;
-		}
 		if (!is_text(type))
 			goto next;
 		if (addr)
@@ -157,15 +146,6 @@ void ksyms_free(struct ksyms *ks)
 bool ksyms_usable(const struct ksyms *ks)
 {
 	return ks && ks->usable;
-}
-
-bool ksyms_listed(const struct ksyms *ks, const char *name)
-{
-	for (int i = 0; ks && i < NLISTED; i++) {
-		if (!strcmp(name, listed_names[i]))
-			return ks->listed[i];
-	}
-	return false;
 }
 
 bool ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)

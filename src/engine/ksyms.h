@@ -22,10 +22,6 @@ void ksyms_free(struct ksyms *ks);
 /* ksyms_usable - the addresses are real (not all 0: CAP_SYSLOG) */
 bool ksyms_usable(const struct ksyms *ks);
 
-/* ksyms_listed - @name is listed, of any type (data symbols are only with
- * CONFIG_KALLSYMS_ALL) */
-bool ksyms_listed(const struct ksyms *ks, const char *name);
-
 /* ksyms_name - the function @addr is in, "name" or "name [module]", into
  * @buf; false (and "0x..." in @buf) if none is known. */
 bool ksyms_name(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);

@@ -73,7 +73,6 @@ struct acc {
 struct stk {
 	uint32_t hash;
 	uint16_t n;
-	int8_t ctx; /* what its frames show; -1 not looked at yet */
 	__u64 *pc;
 	char *folded;
 };
@@ -89,6 +88,8 @@ struct pidmap {
 
 struct offcpu {
 	struct offcpu_cfg cfg;
+	struct ksyms *ks;  /* read at the end (names), NULL before or if it
+			      cannot be read */
 	struct pidmap *pm; /* sorted by pid */
 	struct procbuf *buf;
 	struct acc **acc; /* per client, NULL: none open */
@@ -178,8 +179,7 @@ static int32_t intern(struct offcpu *oc, const __u64 *pc, int32_t len)
 		oc->stk = ns;
 		oc->capstk = cap;
 	}
-	oc->stk[oc->nstk] =
-		(struct stk){.hash = h, .n = (uint16_t)n, .ctx = -1};
+	oc->stk[oc->nstk] = (struct stk){.hash = h, .n = (uint16_t)n};
 	oc->stk[oc->nstk].pc = malloc((size_t)n * 8);
 	if (!oc->stk[oc->nstk].pc)
 		return -1;
@@ -191,74 +191,41 @@ static int32_t intern(struct offcpu *oc, const __u64 *pc, int32_t len)
 	return (int32_t)(oc->nstk - 1);
 }
 
-/* Does @name start with one of the '|'-separated prefixes @list? */
-static bool prefixed(const char *name, const char *list)
-{
-	while (*list) {
-		size_t n = strcspn(list, "|");
-
-		if (!strncmp(name, list, n))
-			return true;
-		list += n + (list[n] == '|');
-	}
-	return false;
-}
-
-/*
- * Interrupt entries, innermost first: the first one met says where the
- * wakeup ran (softirqs run in handle_softirqs, __do_softirq before 6.8,
- * whether on an interrupt's way out, at local_bh_enable or in ksoftirqd;
- * hardirqs enter through the arch's vector entries); no entry: a task.
- */
-#define SOFTIRQ_FRAMES "handle_softirqs|__do_softirq"
-#define NMI_FRAMES     "exc_nmi|asm_exc_nmi|default_do_nmi"
-#define HARDIRQ_FRAMES                                             \
-	"__sysvec_|sysvec_|asm_sysvec_|common_interrupt|"          \
-	"asm_common_interrupt|handle_irq_event|hrtimer_interrupt|" \
-	"el1_interrupt|el0_interrupt|gic_handle_irq|do_IRQ"
-
-int offcpu_frames_ctx(const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (prefixed(names[i], SOFTIRQ_FRAMES))
-			return WAKER_SOFTIRQ;
-		if (prefixed(names[i], NMI_FRAMES))
-			return WAKER_NMI;
-		if (prefixed(names[i], HARDIRQ_FRAMES))
-			return WAKER_HARDIRQ;
-	}
-	return WAKER_TASK;
-}
-
 static bool symbols(const struct offcpu *oc)
 {
-	return ksyms_usable(oc->cfg.ks);
+	return ksyms_usable(oc->ks);
 }
 
-/* The context the frames of stack @id show (cached) */
-static int stack_ctx(struct offcpu *oc, int32_t id)
+/* The frames at the innermost end of a waker's stack that are the
+ * tracing's own: the BPF program (its JIT code resolves to whatever
+ * symbol precedes it) and the tracepoint's glue, up to the last
+ * bpf_trace_run or __bpf_trace_ frame among the first few. */
+static int tracer_frames(const struct offcpu *oc, const __u64 *pc, int n)
 {
-	struct stk *s = &oc->stk[id];
-	char names[OFFCPU_DEPTH][128];
-	const char *p[OFFCPU_DEPTH];
+	int skip = 0;
+	char name[128];
 
-	if (s->ctx >= 0)
-		return s->ctx;
-	for (int i = 0; i < s->n; i++) {
-		ksyms_name(oc->cfg.ks, s->pc[i], names[i], sizeof(names[i]));
-		p[i] = names[i];
+	if (!symbols(oc))
+		return 0;
+	for (int i = 0; i < n - 1 && i < 6; i++) {
+		ksyms_name(oc->ks, pc[i], name, sizeof(name));
+		if (!strncmp(name, "bpf_trace_run", 13) ||
+		    !strncmp(name, "__bpf_trace_", 12) ||
+		    !strncmp(name, "__traceiter_", 12))
+			skip = i + 1;
 	}
-	s->ctx = (int8_t)offcpu_frames_ctx(p, s->n);
-	return s->ctx;
+	return skip;
 }
 
 /* Stack @id folded: outermost frame first, ';'-separated, "name [module]"
- * or a raw address; NULL for -1.  Owned by the table. */
+ * or a raw address, without the tracing's own frames; NULL for -1.
+ * Owned by the table. */
 static const char *folded(struct offcpu *oc, int32_t id)
 {
 	struct stk *s;
 	size_t len = 0;
 	char *out;
+	int skip;
 
 	if (id < 0)
 		return NULL;
@@ -268,33 +235,47 @@ static const char *folded(struct offcpu *oc, int32_t id)
 	out = malloc((size_t)s->n * 130 + 1);
 	if (!out)
 		return NULL;
-	for (int i = s->n - 1; i >= 0; i--) {
+	skip = tracer_frames(oc, s->pc, s->n);
+	out[0] = 0;
+	for (int i = s->n - 1; i >= skip; i--) {
 		char name[128];
 
-		ksyms_name(oc->cfg.ks, s->pc[i], name, sizeof(name));
+		ksyms_name(oc->ks, s->pc[i], name, sizeof(name));
 		len += (size_t)sprintf(out + len, "%s%s", len ? ";" : "", name);
 	}
 	s->folded = out;
 	return out;
 }
 
-/* The frames at the innermost end of a waker's stack (@len bytes) that
- * are the tracing's own: the BPF program (its JIT code resolves to
- * whatever symbol precedes it) and the tracepoint's glue, up to the last
- * bpf_trace_run or __bpf_trace_ frame among the first few. */
-static int tracer_frames(const struct offcpu *oc, const __u64 *pc, int32_t len)
-{
-	int n = len > 0 ? len / 8 : 0, skip = 0;
-	char name[128];
+/*
+ * The stacks of the events are named at the end (offcpu_fill), when
+ * kallsyms is read: until then a stack of a result_wait is its id,
+ * marked so that no name can be taken for one.
+ */
+#define MARK '\x01'
 
-	if (!symbols(oc))
-		return 0;
-	for (int i = 0; i < n && i < 6; i++) {
-		ksyms_name(oc->cfg.ks, pc[i], name, sizeof(name));
-		if (prefixed(name, "bpf_trace_run|__bpf_trace_|__traceiter_"))
-			skip = i + 1;
-	}
-	return skip;
+static char *mark(int32_t id)
+{
+	char b[32];
+
+	if (id < 0)
+		return NULL;
+	snprintf(b, sizeof(b), "%cstack %d", MARK, (int)id);
+	return strdup(b);
+}
+
+static char *dup(const char *s);
+
+/* The stack *@s marks, named */
+static void name_mark(struct offcpu *oc, char **s)
+{
+	int id;
+
+	if (!*s || (*s)[0] != MARK || sscanf(*s + 1, "stack %d", &id) != 1 ||
+	    id < 0 || (size_t)id >= oc->nstk)
+		return;
+	free(*s);
+	*s = dup(folded(oc, id));
 }
 
 static char *dup(const char *s)
@@ -358,6 +339,7 @@ void offcpu_free(struct offcpu *oc)
 	}
 	free(oc->stk);
 	free(oc->slot);
+	ksyms_free(oc->ks);
 	free(oc->pairs);
 	free(oc->acc);
 	free(oc->buf);
@@ -391,19 +373,14 @@ int offcpu_record(struct offcpu *oc, const void *data, size_t len)
 	memcpy(v.comm, r->waker_comm, OFFCPU_COMM);
 	v.comm[OFFCPU_COMM - 1] = 0;
 	if (len >= sizeof(*r)) {
-		int skip = tracer_frames(oc, r->wstack, r->wstack_len);
-
 		v.bstack = intern(oc, r->bstack, r->bstack_len);
-		v.wstack =
-			intern(oc, r->wstack + skip, r->wstack_len - skip * 8);
+		v.wstack = intern(oc, r->wstack, r->wstack_len);
 	}
-	if (v.ctx == WAKER_UNKNOWN && v.wstack >= 0 && symbols(oc))
-		v.ctx = (uint8_t)stack_ctx(oc, v.wstack);
-	v.waker_proc =
-		v.state && v.woken &&
-				(v.ctx == WAKER_TASK || v.ctx == WAKER_UNKNOWN)
-			? proc_of(oc, r->waker_tgid)
-			: -1;
+	/* a client woke it only if not in an interrupt (known to be none):
+	 * never blame the task an interrupt interrupted */
+	v.waker_proc = v.state && v.woken && v.ctx == WAKER_TASK
+			       ? proc_of(oc, r->waker_tgid)
+			       : -1;
 	b = &oc->buf[proc];
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
@@ -609,12 +586,12 @@ static void wait_of(struct offcpu *oc, const struct ivl *v, uint64_t start,
 	w->runq_ms = v->woken ? (double)(v->on - v->wake) / 1e6 : 0;
 	w->state = (char)v->state;
 	w->woken = v->woken;
-	w->stack = dup(folded(oc, v->bstack));
+	w->stack = mark(v->bstack);
 	w->waker_ctx = v->woken ? v->ctx : WAKER_UNKNOWN;
 	w->waker_client = v->waker_proc >= 0 ? v->waker_proc * oc->cfg.cpp : -1;
 	w->waker_pid = v->woken ? (int)v->waker_pid : 0;
 	w->waker_comm = v->woken ? strdup(v->comm) : NULL;
-	w->waker_stack = dup(folded(oc, v->wstack));
+	w->waker_stack = mark(v->wstack);
 }
 
 void offcpu_close(struct offcpu *oc, int client, uint64_t end, bool ended,
@@ -727,23 +704,47 @@ void offcpu_fill(struct offcpu *oc, struct result_stalls *st)
 {
 	struct result_offcpu_run *o = &st->offcpu;
 	struct offcpu_counts c;
+	bool named = false;
 
+	/* kallsyms, once, if a stack is kept */
+	for (int i = 0; i < oc->npairs; i++)
+		named = named || oc->pairs[i].bstack >= 0 ||
+			oc->pairs[i].wstack >= 0;
+	for (int k = 0; k < st->nevents; k++) {
+		for (int i = 0; i < st->events[k].offcpu.nwaits; i++)
+			named = named || st->events[k].offcpu.waits[i].stack ||
+				st->events[k].offcpu.waits[i].waker_stack;
+	}
+	if (named && !oc->ks && oc->cfg.kallsyms)
+		oc->ks = ksyms_load(oc->cfg.kallsyms);
+	for (int k = 0; k < st->nevents; k++) {
+		for (int i = 0; i < st->events[k].offcpu.nwaits; i++) {
+			struct result_wait *w = &st->events[k].offcpu.waits[i];
+
+			name_mark(oc, &w->stack);
+			name_mark(oc, &w->waker_stack);
+		}
+	}
 	losses(oc, &c);
 	free(o->method);
 	o->method = strdup("bpf");
+	if (named && !symbols(oc) && !o->method_note)
+		o->method_note = strdup(
+			oc->ks ? "BPF stacks are raw addresses: /proc/kallsyms "
+				 "shows no addresses (needs CAP_SYSLOG)"
+			       : "BPF stacks are raw addresses: no kernel "
+				 "symbols");
 	o->intervals = c.records;
 	o->lost = c.lost + oc->bad;
 	o->untraced = c.task_full;
 	o->stack_errors = c.stack_errors;
 	o->overflow = oc->overflow;
 	o->stack_min_ms = (double)oc->cfg.stack_min_ns / 1e6;
-	o->symbols = symbols(oc);
+	o->symbols = !named || symbols(oc);
 	free(o->irq_method);
-	o->irq_method = strdup(c.ctx_by == 1	     ? "preempt count"
-			       : c.ctx_by == 2	     ? "interrupt tracepoints"
-			       : oc->cfg.irq_from_pc ? "preempt count"
-			       : symbols(oc)	     ? "stack frames"
-						     : "none");
+	o->irq_method = strdup(c.ctx_by == 1   ? "preempt count"
+			       : c.ctx_by == 2 ? "interrupt tracepoints"
+					       : "none");
 	qsort(oc->pairs, (size_t)oc->npairs, sizeof(*oc->pairs), by_ns);
 	o->other_count = oc->other_n;
 	o->other_ms = (double)oc->other_ns / 1e6;

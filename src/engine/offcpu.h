@@ -26,7 +26,6 @@
 
 #include "offcpu_rec.h"
 
-struct ksyms;
 struct offcpu;
 struct result_stall;
 struct result_stalls;
@@ -46,13 +45,12 @@ struct offcpu_source {
 
 struct offcpu_cfg {
 	int nprocs;
-	int cpp;		/* clients per process */
-	const int *pids;	/* the pid of each client process */
-	uint64_t stack_min_ns;	/* the BPF side takes stacks of sleeps this
-				   long or longer */
-	const struct ksyms *ks; /* NULL or unusable: raw addresses */
-	bool irq_from_pc;	/* the BPF side read the preempt count; else
-				   interrupts are found in the waker's stack */
+	int cpp;	       /* clients per process */
+	const int *pids;       /* the pid of each client process */
+	uint64_t stack_min_ns; /* the BPF side takes stacks of sleeps this
+				  long or longer */
+	const char *kallsyms;  /* "/proc/kallsyms": read at the end, if a
+				  stack is to be named; NULL: raw addresses */
 	struct offcpu_source src;
 };
 
@@ -84,14 +82,12 @@ void offcpu_close(struct offcpu *oc, int client, uint64_t end, bool ended,
 void offcpu_drop(struct offcpu *oc, int client);
 void offcpu_settle(struct offcpu *oc, uint64_t now, const uint64_t *inflight);
 
-/* offcpu_fill - the per-op table, the counters and the method into @st */
+/* offcpu_fill - name the stacks of @st's events (offcpu_close leaves them
+ * as ids: kallsyms is read once, at the end, and only if a stack is
+ * kept), and put the per-op table, the counters and the method into @st */
 void offcpu_fill(struct offcpu *oc, struct result_stalls *st);
 
 /* offcpu_buffered - records waiting in the buffers (for the tests) */
 size_t offcpu_buffered(const struct offcpu *oc);
-
-/* offcpu_frames_ctx - the context a waker's stack shows (its innermost
- * interrupt entry), names innermost first; for offcpu.c and the tests */
-int offcpu_frames_ctx(const char *const *names, int n);
 
 #endif

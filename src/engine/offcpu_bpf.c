@@ -23,7 +23,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "ksyms.h"
 #include "offcpu.h"
 
 uint64_t offcpu_stack_min_ns(uint64_t threshold_ns)
@@ -62,12 +61,6 @@ struct offcpu *offcpu_trace_book(struct offcpu_trace *t)
 	return NULL;
 }
 
-const char *offcpu_trace_note(const struct offcpu_trace *t)
-{
-	(void)t;
-	return NULL;
-}
-
 void offcpu_trace_stop(struct offcpu_trace *t)
 {
 	(void)t;
@@ -79,24 +72,8 @@ void offcpu_trace_stop(struct offcpu_trace *t)
 #include <bpf/libbpf.h>
 
 #include "offcpu_rec.h"
-#include "offcpu0.skel.h"
-#include "offcpu1.skel.h"
-#include "offcpu2.skel.h"
+#include "offcpu.skel.h"
 
-/* The variants of the program (the Makefile builds bpf/offcpu.bpf.c with
- * OFFCPU_PC 1, 2, 0): where it reads the preempt count, and the symbol
- * kallsyms must list for it to load (an extern the kernel cannot resolve
- * fails the whole load); the last needs none and is the fallback. */
-static const struct variant {
-	const void *(*elf)(size_t *sz);
-	const char *ksym;
-} variants[] = {
-	{offcpu1_bpf__elf_bytes, "__preempt_count"},
-	{offcpu2_bpf__elf_bytes, "pcpu_hot"},
-	{offcpu0_bpf__elf_bytes, NULL},
-};
-
-#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 #define MAX_LINKS 8
 
 struct offcpu_trace {
@@ -105,9 +82,7 @@ struct offcpu_trace {
 	int nlinks;
 	struct bpf_map *targets, *tasks, *events, *bss;
 	struct ring_buffer *rb;
-	struct ksyms *ks;
 	struct offcpu *oc;
-	char note[160];
 };
 
 /* libbpf's first warning, for a reason that says more than an errno */
@@ -211,9 +186,9 @@ static void src_counts(void *ctx, struct offcpu_counts *c)
 		memset(c, 0, sizeof(*c));
 }
 
-/* Open, size and load variant @v.  0 or -errno, with nothing left open. */
-static int load(struct offcpu_trace *t, const struct variant *v, int nprocs,
-		uint64_t stack_min)
+/* Open, size and load the program.  0 or -errno, with nothing left
+ * open. */
+static int load(struct offcpu_trace *t, int nprocs, uint64_t stack_min)
 {
 	struct bpf_object_open_opts opts = {
 		.sz = sizeof(opts),
@@ -225,7 +200,7 @@ static int load(struct offcpu_trace *t, const struct variant *v, int nprocs,
 	size_t sz, n;
 	int err = -ENOENT;
 
-	elf = v->elf(&sz);
+	elf = offcpu_bpf__elf_bytes(&sz);
 	t->obj = bpf_object__open_mem(elf, sz, &opts);
 	if (!t->obj)
 		return -errno;
@@ -297,7 +272,6 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 					char *why, size_t len)
 {
 	uint64_t stack_min = offcpu_stack_min_ns(threshold_ns);
-	const struct variant *v = NULL;
 	struct offcpu_trace *t;
 	struct offcpu_cfg oc;
 	struct utsname u;
@@ -329,13 +303,7 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
 	libbpf_set_print(quiet);
 	/* the names are there without CAP_SYSLOG too */
-	t->ks = ksyms_load("/proc/kallsyms");
-	for (size_t i = 0; i < NVARIANTS && !t->obj; i++) {
-		v = &variants[i];
-		first_msg[0] = 0; /* the reason is the last variant's */
-		if (!v->ksym || ksyms_listed(t->ks, v->ksym))
-			err = load(t, v, nprocs, stack_min);
-	}
+	err = load(t, nprocs, stack_min);
 	if (err) {
 		reason(err, "load", why, len);
 		goto fail;
@@ -360,8 +328,7 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		.cpp = cpp,
 		.pids = pids,
 		.stack_min_ns = stack_min,
-		.ks = t->ks,
-		.irq_from_pc = v->ksym != NULL,
+		.kallsyms = "/proc/kallsyms",
 		.src = {src_drain, src_peek, src_counts, t},
 	};
 	t->oc = offcpu_new(&oc);
@@ -375,10 +342,6 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		reason(errno, "read the ring buffer of", why, len);
 		goto fail;
 	}
-	if (!ksyms_usable(t->ks))
-		snprintf(t->note, sizeof(t->note),
-			 "BPF stacks are raw addresses: /proc/kallsyms shows "
-			 "no addresses (needs CAP_SYSLOG)");
 	return t;
 fail:
 	offcpu_trace_stop(t);
@@ -390,11 +353,6 @@ struct offcpu *offcpu_trace_book(struct offcpu_trace *t)
 	return t ? t->oc : NULL;
 }
 
-const char *offcpu_trace_note(const struct offcpu_trace *t)
-{
-	return t && t->note[0] ? t->note : NULL;
-}
-
 void offcpu_trace_stop(struct offcpu_trace *t)
 {
 	if (!t)
@@ -404,7 +362,6 @@ void offcpu_trace_stop(struct offcpu_trace *t)
 		bpf_link__destroy(t->links[i]);
 	bpf_object__close(t->obj);
 	offcpu_free(t->oc);
-	ksyms_free(t->ks);
 	free(t);
 }
 

@@ -30,10 +30,6 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 /* offcpu_trace_book - the bookkeeping the watchdog uses (watchdog_cfg) */
 struct offcpu *offcpu_trace_book(struct offcpu_trace *t);
 
-/* offcpu_trace_note - what the result should note about the tracing (no
- * kernel symbols, ...), or NULL */
-const char *offcpu_trace_note(const struct offcpu_trace *t);
-
 /* offcpu_trace_stop - detach and free everything (after the watchdog
  * stopped); NULL is fine */
 void offcpu_trace_stop(struct offcpu_trace *t);

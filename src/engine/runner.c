@@ -511,18 +511,14 @@ static void start_tracing(struct runner *r)
 {
 	static bool said; /* once, not per run of --runs */
 	struct result_offcpu_run *o = &r->res->stalls.offcpu;
-	const char *note;
 	char why[400];
 
 	r->trace = offcpu_trace_start(r->pids, r->cfg->nprocs, r->cfg->cpp,
 				      (uint64_t)r->cfg->stall_ms *
 					      NSEC_PER_MSEC,
 				      r->cfg->no_bpf, why, sizeof(why));
-	if (r->trace) {
-		note = offcpu_trace_note(r->trace);
-		o->method_note = note ? strdup(note) : NULL;
+	if (r->trace)
 		return;
-	}
 	o->method = strdup("proc");
 	o->method_note = strdup(why);
 	if (said)

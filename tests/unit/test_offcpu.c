@@ -81,7 +81,7 @@ static void write_kallsyms(bool zero)
 static const int pids[] = {1000, 2000};
 
 struct fix {
-	struct ksyms *ks;
+	char kallsyms[64];
 	struct offcpu *oc;
 	/* a fake source: the BPF side's counters, and its task map for the
 	 * one task peek asks about */
@@ -113,15 +113,12 @@ static struct fix *fix_new(int cpp, bool zero)
 		.cpp = cpp,
 		.pids = pids,
 		.stack_min_ns = 1 * MS,
-		.irq_from_pc = false,
 	};
 
 	assert_non_null(f);
 	write_kallsyms(zero);
-	f->ks = ksyms_load(kallsyms);
-	unlink(kallsyms);
-	assert_non_null(f->ks);
-	c.ks = f->ks;
+	strcpy(f->kallsyms, kallsyms);
+	c.kallsyms = f->kallsyms;
 	c.src.counts = fake_counts;
 	c.src.peek = fake_peek;
 	c.src.ctx = f;
@@ -133,8 +130,27 @@ static struct fix *fix_new(int cpp, bool zero)
 static void fix_free(struct fix *f)
 {
 	offcpu_free(f->oc);
-	ksyms_free(f->ks);
+	unlink(f->kallsyms);
 	free(f);
+}
+
+/* The end of the run: @ev (if any) is the one event kept in @st, whose
+ * stacks get their names now */
+static void fill(struct fix *f, struct result_stall *ev,
+		 struct result_stalls *st)
+{
+	if (ev) {
+		st->events[st->nevents++] = *ev;
+		memset(ev, 0, sizeof(*ev));
+	}
+	offcpu_fill(f->oc, st);
+}
+
+static void stalls_free(struct result_stalls *st)
+{
+	for (int i = 0; i < st->nevents; i++)
+		result_stall_free(&st->events[i]);
+	result_offcpu_run_free(&st->offcpu);
 }
 
 /*
@@ -216,7 +232,7 @@ static void test_lock_wait(void **state)
 {
 	struct fix *f = fix_new(1, false);
 	uint64_t t0 = T0, end = t0 + 300 * MS;
-	struct result_stall *ev = event(OP_LOCKX, false);
+	struct result_stall *ev = event(OP_LOCKX, false), *e0 = ev;
 	const struct result_wait *w;
 	struct result_stalls st = {0};
 	uint64_t inflight[2] = {t0, 0};
@@ -240,6 +256,9 @@ static void test_lock_wait(void **state)
 	rec(f, 1000, end + 1 * MS, end + 3 * MS, end + 4 * MS, 1, 2000, 0,
 	    "dbench-ng", NULL, NULL); /* the next op's */
 	offcpu_close(f->oc, 0, end, true, end + 5 * MS, ev);
+	f->counts.ctx_by = 2;
+	fill(f, ev, &st);
+	ev = &st.events[0];
 
 	assert_true(ev->offcpu.valid);
 	assert_false(ev->offcpu.partial);
@@ -263,10 +282,10 @@ static void test_lock_wait(void **state)
 
 	/* the per-op table: the sleep, the runnable time, the rest on a CPU;
 	 * together the op's 300 ms */
-	offcpu_fill(f->oc, &st);
 	assert_string_equal(st.offcpu.method, "bpf");
+	assert_null(st.offcpu.method_note);
 	assert_true(st.offcpu.symbols);
-	assert_string_equal(st.offcpu.irq_method, "stack frames");
+	assert_string_equal(st.offcpu.irq_method, "interrupt tracepoints");
 	assert_true(st.offcpu.stack_min_ms == 1.0);
 	assert_int_equal(st.offcpu.npairs, 3);
 	assert_int_equal(st.offcpu.pairs[0].op, OP_LOCKX);
@@ -286,24 +305,25 @@ static void test_lock_wait(void **state)
 	assert_int_equal(offcpu_buffered(f->oc), 1);
 	offcpu_settle(f->oc, end + 10 * MS, none);
 	assert_int_equal(offcpu_buffered(f->oc), 0);
-	result_offcpu_run_free(&st.offcpu);
-	event_free(ev);
+	stalls_free(&st);
+	free(e0);
 	fix_free(f);
 }
 
 /*
  * Interrupts are no task's doing: a wakeup the BPF side saw in a softirq
- * names no client even if one was interrupted; one whose context it could
- * not read is told by its stack (handle_softirqs below the wakeup); one
- * without a stack stays unknown and is named by its comm.  Sleeps of
- * another process (FUSE daemon) are named by comm, with the module.
+ * names no client even if one was interrupted, nor one whose context it
+ * could not tell; one of another process (a FUSE daemon) is named by its
+ * comm, its stack with its module.  The tracing's own frames at the
+ * innermost end of a waker's stack are left out.
  */
 static void test_interrupts(void **state)
 {
 	struct fix *f = fix_new(1, false);
 	uint64_t t0 = T0;
-	struct result_stall *ev = event(OP_WRITEX, false);
-	const struct result_wait *w = ev->offcpu.waits;
+	struct result_stall *ev = event(OP_WRITEX, false), *e0 = ev;
+	struct result_stalls st = {0};
+	const struct result_wait *w;
 
 	(void)state;
 	offcpu_open(f->oc, 0, t0, t0);
@@ -312,24 +332,26 @@ static void test_interrupts(void **state)
 	rec(f, 1000, t0 + 50 * MS, t0 + 80 * MS, t0 + 81 * MS, 2, 2000,
 	    OFFCPU_CTX_UNKNOWN, "dbench-ng", lock_wait, softirq);
 	rec(f, 1000, t0 + 90 * MS, t0 + 90 * MS + 200 * US,
-	    t0 + 90 * MS + 300 * US, 2, 2000, OFFCPU_CTX_UNKNOWN, "dbench-ng",
+	    t0 + 90 * MS + 300 * US, 2, 2000, OFFCPU_CTX_HARDIRQ, "dbench-ng",
 	    NULL, NULL);
 	rec(f, 1000, t0 + 100 * MS, t0 + 120 * MS, t0 + 121 * MS, 1, 3000,
 	    OFFCPU_CTX_TASK, "faultfs", fuse_wait, unlocker);
 	offcpu_close(f->oc, 0, t0 + 130 * MS, true, t0 + 131 * MS, ev);
-	assert_int_equal(ev->offcpu.nwaits, 4);
+	fill(f, ev, &st);
+	w = st.events[0].offcpu.waits;
+	assert_int_equal(st.events[0].offcpu.nwaits, 4);
 	/* longest first: 40, 30, 20, 0.2 ms */
 	assert_true(w[0].blocked_ms == 40);
 	assert_int_equal(w[0].state, 'D');
 	assert_int_equal(w[0].waker_ctx, WAKER_SOFTIRQ);
 	assert_int_equal(w[0].waker_client, -1);
-	assert_true(w[1].blocked_ms == 30);
-	assert_int_equal(w[1].waker_ctx, WAKER_SOFTIRQ);
-	assert_int_equal(w[1].waker_client, -1);
-	assert_string_equal(w[1].waker_stack,
+	assert_string_equal(w[0].waker_stack,
 			    "entry_SYSCALL_64_after_hwframe;do_syscall_64;"
 			    "handle_softirqs;blk_mq_end_request;"
 			    "try_to_wake_up");
+	assert_true(w[1].blocked_ms == 30);
+	assert_int_equal(w[1].waker_ctx, WAKER_UNKNOWN);
+	assert_int_equal(w[1].waker_client, -1);
 	assert_true(w[2].blocked_ms == 20);
 	assert_int_equal(w[2].waker_ctx, WAKER_TASK);
 	assert_int_equal(w[2].waker_client, -1);
@@ -338,32 +360,16 @@ static void test_interrupts(void **state)
 					"do_syscall_64;request_wait_answer "
 					"[fuse]");
 	assert_true(w[3].blocked_ms == 0.2);
-	assert_int_equal(w[3].waker_ctx, WAKER_UNKNOWN);
-	assert_int_equal(w[3].waker_client, 1); /* by its pid: a client */
+	assert_int_equal(w[3].waker_ctx, WAKER_HARDIRQ);
+	assert_int_equal(w[3].waker_client, -1);
 	assert_null(w[3].stack);
 	assert_null(w[3].waker_stack);
-	event_free(ev);
+	/* no row of the table names a client for them */
+	for (int i = 0; i < st.offcpu.npairs; i++)
+		assert_false(st.offcpu.pairs[i].waker_client);
+	stalls_free(&st);
+	free(e0);
 	fix_free(f);
-}
-
-/* The frames that tell an interrupt, innermost first */
-static void test_frames_ctx(void **state)
-{
-	const char *task[] = {"try_to_wake_up", "fcntl_setlk", "do_fcntl"};
-	const char *soft[] = {"try_to_wake_up", "blk_mq_end_request",
-			      "__do_softirq", "irq_exit_rcu",
-			      "sysvec_apic_timer_interrupt"};
-	const char *hard[] = {"try_to_wake_up", "hrtimer_wakeup",
-			      "__hrtimer_run_queues", "hrtimer_interrupt",
-			      "__sysvec_apic_timer_interrupt"};
-	const char *nmi[] = {"try_to_wake_up", "irq_work_queue", "exc_nmi"};
-
-	(void)state;
-	assert_int_equal(offcpu_frames_ctx(task, 3), WAKER_TASK);
-	assert_int_equal(offcpu_frames_ctx(soft, 5), WAKER_SOFTIRQ);
-	assert_int_equal(offcpu_frames_ctx(hard, 5), WAKER_HARDIRQ);
-	assert_int_equal(offcpu_frames_ctx(nmi, 3), WAKER_NMI);
-	assert_int_equal(offcpu_frames_ctx(NULL, 0), WAKER_TASK);
 }
 
 /*
@@ -389,7 +395,7 @@ static void test_table(void **state)
 		assert_int_equal(ev->offcpu.waits[0].waker_client, 2);
 		event_free(ev);
 	}
-	offcpu_fill(f->oc, &st);
+	fill(f, NULL, &st);
 	assert_int_equal(st.offcpu.npairs, 2); /* no runnable time */
 	assert_int_equal(st.offcpu.pairs[0].kind, WAIT_SLEEP);
 	assert_int_equal(st.offcpu.pairs[0].count, 2);
@@ -478,7 +484,7 @@ static void test_bounds(void **state)
 	assert_true(ev->offcpu.waits[0].blocked_ms ==
 		    (3 * STALL_MAX_WAITS - 1) / 1e3);
 	assert_true(ev->offcpu.partial); /* three were refused since */
-	offcpu_fill(f->oc, &st);
+	fill(f, NULL, &st);
 	assert_int_equal(st.offcpu.lost, 3);
 	result_offcpu_run_free(&st.offcpu);
 	event_free(ev);
@@ -486,32 +492,31 @@ static void test_bounds(void **state)
 }
 
 /* Without CAP_SYSLOG kallsyms shows zeros: stacks stay raw addresses,
- * and interrupts cannot be told by frames */
+ * and the result says so */
 static void test_no_symbols(void **state)
 {
 	struct fix *f = fix_new(1, true);
-	struct result_stall *ev = event(OP_LOCKX, false);
+	struct result_stall *ev = event(OP_LOCKX, false), *e0 = ev;
 	struct result_stalls st = {0};
 	char want[128];
 
 	(void)state;
-	assert_false(ksyms_usable(f->ks));
-	assert_true(ksyms_listed(f->ks, "__preempt_count"));
-	assert_false(ksyms_listed(f->ks, "pcpu_hot"));
 	offcpu_open(f->oc, 0, T0, T0);
-	rec(f, 1000, T0, T0 + 50 * MS, T0 + 50 * MS, 1, 2000,
-	    OFFCPU_CTX_UNKNOWN, "dbench-ng", lock_wait, softirq);
+	rec(f, 1000, T0, T0 + 50 * MS, T0 + 50 * MS, 1, 2000, OFFCPU_CTX_TASK,
+	    "dbench-ng", lock_wait, softirq);
 	offcpu_close(f->oc, 0, T0 + 60 * MS, true, T0 + 60 * MS, ev);
+	fill(f, ev, &st);
 	snprintf(want, sizeof(want), "0x%llx;0x%llx;0x%llx;0x%llx",
 		 (unsigned long long)F(0), (unsigned long long)F(1),
 		 (unsigned long long)F(2), (unsigned long long)F(3));
-	assert_string_equal(ev->offcpu.waits[0].stack, want);
-	assert_int_equal(ev->offcpu.waits[0].waker_ctx, WAKER_UNKNOWN);
-	offcpu_fill(f->oc, &st);
+	assert_string_equal(st.events[0].offcpu.waits[0].stack, want);
 	assert_false(st.offcpu.symbols);
+	assert_string_equal(st.offcpu.method_note,
+			    "BPF stacks are raw addresses: /proc/kallsyms "
+			    "shows no addresses (needs CAP_SYSLOG)");
 	assert_string_equal(st.offcpu.irq_method, "none");
-	result_offcpu_run_free(&st.offcpu);
-	event_free(ev);
+	stalls_free(&st);
+	free(e0);
 	fix_free(f);
 }
 
@@ -537,7 +542,6 @@ static void test_ksyms(void **state)
 	assert_string_equal(b, "request_wait_answer [fuse]");
 	assert_false(ksyms_name(ks, K - 1, b, sizeof(b)));
 	assert_string_equal(b, "0xffffffff80ffffff");
-	assert_true(ksyms_listed(ks, "__preempt_count"));
 	ksyms_free(ks);
 	assert_null(ksyms_load("/nonexistent/kallsyms"));
 }
@@ -583,7 +587,6 @@ static void test_watchdog(void **state)
 {
 	struct shm *shm = shm_alloc(2);
 	struct result_stalls out = {0};
-	struct ksyms *ks;
 	struct offcpu *oc;
 	struct watchdog *wd;
 	struct watchdog_cfg wc = {
@@ -604,9 +607,7 @@ static void test_watchdog(void **state)
 	(void)state;
 	assert_non_null(shm);
 	write_kallsyms(false);
-	ks = ksyms_load(kallsyms);
-	unlink(kallsyms);
-	c.ks = ks;
+	c.kallsyms = kallsyms;
 	c.src.drain = fake_drain;
 	oc = offcpu_new(&c);
 	assert_non_null(oc);
@@ -654,7 +655,7 @@ static void test_watchdog(void **state)
 	free(out.note);
 	result_offcpu_run_free(&out.offcpu);
 	offcpu_free(oc);
-	ksyms_free(ks);
+	unlink(kallsyms);
 	shm_free(shm, 2);
 }
 
@@ -663,7 +664,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lock_wait),
 		cmocka_unit_test(test_interrupts),
-		cmocka_unit_test(test_frames_ctx),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_still_stuck),
 		cmocka_unit_test(test_bounds),

@@ -416,7 +416,7 @@ static void test_stalls_offcpu(void **state)
 	ru->intervals = 12345;
 	ru->stack_min_ms = 1;
 	ru->symbols = true;
-	ru->irq_method = strdup("stack frames");
+	ru->irq_method = strdup("interrupt tracepoints");
 	ru->npairs = 4;
 	ru->pairs[0] = (struct result_wait_pair){
 		.op = OP_RENAME, .kind = WAIT_SLEEP, .count = 1, .ms = 500,
@@ -455,7 +455,7 @@ static void test_stalls_offcpu(void **state)
 		"         0.500 ms      1  (on a CPU)\n"
 		"  traced with BPF: 12345 off-CPU intervals of the clients, "
 		"none lost; stacks of sleeps of 1 ms or more; interrupt "
-		"wakers told by stack frames\n"
+		"wakers told by interrupt tracepoints\n"
 		"\n" CLASSIC));
 	assert_null(strstr(got, "execute"));
 	free(got);

@@ -237,7 +237,7 @@ static void test_json_offcpu(void **state)
 	ru->overflow = 5;
 	ru->stack_min_ms = 1;
 	ru->symbols = true;
-	ru->irq_method = strdup("stack frames");
+	ru->irq_method = strdup("interrupt tracepoints");
 	ru->npairs = 2;
 	ru->pairs[0] = (struct result_wait_pair){
 		.op = OP_RENAME, .kind = WAIT_SLEEP, .count = 1, .ms = 500,
@@ -279,7 +279,7 @@ static void test_json_offcpu(void **state)
 	assert_int_equal(ru->stack_errors, 4);
 	assert_int_equal(ru->overflow, 5);
 	assert_true(ru->stack_min_ms == 1 && ru->symbols);
-	assert_string_equal(ru->irq_method, "stack frames");
+	assert_string_equal(ru->irq_method, "interrupt tracepoints");
 	assert_int_equal(ru->npairs, 2);
 	p = &ru->pairs[0];
 	assert_int_equal(p->op, OP_RENAME);

@@ -54,10 +54,6 @@ struct {
 /* the only variable of .bss, read by the watchdog */
 struct offcpu_counts counts;
 
-#ifndef OFFCPU_PC
-#define OFFCPU_PC 0
-#endif
-
 #define TASK_DEAD      0x80u  /* a task's last switch-out */
 #define SOFTIRQ_OFFSET 0x100u /* serving a softirq */
 #define HARDIRQ_MASK   0xf0000u
@@ -75,42 +71,19 @@ static __always_inline __u32 context_of(__u32 pc)
 }
 
 /*
- * Where a wakeup runs (@cur: the current task): the preempt count's
- * interrupt bits where a program can read them.  x86 keeps the count
- * per CPU, in __preempt_count (before 6.2 and from 6.15) or in pcpu_hot
- * (6.2 to 6.14), which a program may read only if the kernel lists data
- * symbols in kallsyms (CONFIG_KALLSYMS_ALL): this file is built with
- * OFFCPU_PC 1 or 2 for those, and offcpu_bpf.c loads such a variant only
- * where kallsyms lists its symbol (an extern the kernel cannot resolve
- * fails the whole load).  Other architectures keep it in thread_info
- * (CO-RE finds the field).  Otherwise (OFFCPU_PC 0 on x86) the programs
- * below count, per CPU, the interrupts in progress from the tracepoints
- * around every device interrupt handler, every softirq and every hrtimer
- * expiry (the timer interrupt's wakeups); counts.ctx_by says which way
- * it was told.
+ * Where a wakeup runs (@cur: the current task): an interrupt's wakeup is
+ * not the doing of the task it interrupted.  Architectures that keep the
+ * preempt count in thread_info (CO-RE finds the field) give it there.
+ * x86 keeps it in a per-CPU variable, which a program can reach only on
+ * kernels built with CONFIG_KALLSYMS_ALL (an extern the kernel cannot
+ * resolve fails the whole load); so the programs below count instead,
+ * per CPU, the interrupts in progress, from the tracepoints around every
+ * device interrupt handler, every softirq and every hrtimer expiry (the
+ * timer interrupt's wakeups).  counts.ctx_by says which way it was told.
  */
 #define CTX_BY_PC	1
 #define CTX_BY_TRACKING 2
 
-#if OFFCPU_PC == 1
-extern int __preempt_count __ksym;
-
-static __always_inline __u32 wake_context(struct task_struct *cur)
-{
-	counts.ctx_by = CTX_BY_PC;
-	return context_of(*(int *)bpf_this_cpu_ptr(&__preempt_count));
-}
-#elif OFFCPU_PC == 2
-extern struct pcpu_hot pcpu_hot __ksym;
-
-static __always_inline __u32 wake_context(struct task_struct *cur)
-{
-	struct pcpu_hot *h = bpf_this_cpu_ptr(&pcpu_hot);
-
-	counts.ctx_by = CTX_BY_PC;
-	return context_of(BPF_CORE_READ(h, preempt_count));
-}
-#else
 /* the interrupts in progress on a CPU: device handlers, softirqs,
  * hrtimer callbacks (in the timer interrupt, or in a softirq) */
 struct irq_depth {
@@ -211,8 +184,6 @@ static __always_inline __u32 wake_context(struct task_struct *cur)
 		return OFFCPU_CTX_HARDIRQ;
 	return OFFCPU_CTX_TASK;
 }
-#endif
-
 static __always_inline bool is_target(struct task_struct *t)
 {
 	__u32 tgid = t->tgid;

@@ -53,12 +53,6 @@ struct task_struct {
 	int tgid;
 };
 
-/* x86 kernels 6.2 to 6.14 keep the preempt count here (earlier and later
- * ones in the per-CPU int __preempt_count) */
-struct pcpu_hot {
-	int preempt_count;
-};
-
 #pragma clang attribute pop
 
 #endif
