@@ -184,11 +184,14 @@ static __always_inline __u32 wake_context(struct task_struct *cur)
 		return OFFCPU_CTX_HARDIRQ;
 	return OFFCPU_CTX_TASK;
 }
+/* @t is the main thread of a client process, which runs its ops (a
+ * backend's helper threads, if any, wait on the main thread's behalf) */
 static __always_inline bool is_target(struct task_struct *t)
 {
 	__u32 tgid = t->tgid;
 
-	return bpf_map_lookup_elem(&targets, &tgid) != 0;
+	return t->pid == (int)tgid &&
+	       bpf_map_lookup_elem(&targets, &tgid) != 0;
 }
 
 /* @next is back on a CPU: send its interval */
