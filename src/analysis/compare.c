@@ -188,6 +188,16 @@ static bool other_loadfile(const struct result *x, const struct result *ref)
 	       strcmp(base_name(x->cfg.loadfile), base_name(ref->cfg.loadfile));
 }
 
+/* The ops @x did not run (backend.h: not_run), a bit each */
+static unsigned int not_run_mask(const struct result *x)
+{
+	unsigned int m = 0;
+
+	for (int i = 0; i < OP_NR; i++)
+		m |= x->op[i].not_run ? 1u << i : 0;
+	return m;
+}
+
 /* Differ, where both are known? */
 static bool differ(const char *a, const char *b)
 {
@@ -199,7 +209,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 {
 	struct result **side[2] = {base, cand};
 	int n[2] = {r->na, r->nb}, logs = 0, clients = 0, lf = 0, be = 0;
-	int modes = 0, kernels = 0, fss = 0;
+	int modes = 0, kernels = 0, fss = 0, notrun = 0;
 	const struct result *ref = base[0];
 	char who[512], ma[160], mb[160];
 
@@ -226,6 +236,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			modes += strcmp(ma, mb) != 0;
 			kernels += differ(x->env.kernel, ref->env.kernel);
 			fss += differ(x->env.fs_type, ref->env.fs_type);
+			notrun += not_run_mask(x) != not_run_mask(ref);
 			if (!x->has_bins && x->cfg.timelimit <= 0) {
 				cmp_note(r,
 					 "%s is a dbench log without its "
@@ -273,6 +284,24 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			 be, r->na + r->nb, ref->cfg.backend, ver,
 			 ref->cfg.backend_opts ? ", options " : "",
 			 ref->cfg.backend_opts ? ref->cfg.backend_opts : "");
+	}
+	if (notrun) {
+		unsigned int m = not_run_mask(ref);
+		char ops[160] = "";
+		size_t k = 0;
+
+		for (int i = 0; i < OP_NR && k < sizeof(ops); i++) {
+			if (m >> i & 1)
+				k += (size_t)snprintf(ops + k, sizeof(ops) - k,
+						      "%s%s", k ? " " : "",
+						      op_info[i].label);
+		}
+		cmp_note(r,
+			 "%d of the %d runs did not run other ops than "
+			 "baseline run 1 (%s%s): they measured another mix "
+			 "of ops",
+			 notrun, r->na + r->nb, k ? "not run there: " : "",
+			 k ? ops : "it ran every op");
 	}
 	if (lf)
 		cmp_note(r,

@@ -123,6 +123,21 @@ static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 	return 0;
 }
 
+_Static_assert(OP_NR <= 32, "client.timed has a bit per op");
+
+/* An op the backend declares it cannot execute (backend.h: not_run): not
+ * called, not timed; client_step counts its line in the stats.  What it
+ * returns makes compare_status() leave it alone whatever the loadfile
+ * expected: it did not run. */
+static int engine_not_run(struct be_client *bc, const struct lf_op *op,
+			  be_handle *h)
+{
+	(void)bc;
+	(void)op;
+	(void)h;
+	return BE_REPORTED;
+}
+
 int client_init(struct client *cl, int id, const struct config *cfg,
 		const struct program *prog, const struct backend *b,
 		const struct be_run *run, struct shm *shm)
@@ -142,6 +157,13 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
 			      : UINT64_MAX;
 	memcpy(cl->op, b->op, sizeof(cl->op));
+	cl->timed = 0;
+	for (int t = 0; t < OP_NR; t++) {
+		if (be_not_run(b, t))
+			cl->op[t] = engine_not_run;
+		else if (op_is_timed(t))
+			cl->timed |= 1u << t;
+	}
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
 		cl->op[OP_READX] = engine_fake_io;
@@ -513,7 +535,8 @@ static inline bool client_step(struct client *cl)
 		note_latency(s, t0 - cl->prev_start_ns);
 	cl->prev_start_ns = t0;
 
-	if (likely(op_is_timed(op->type))) /* a Sleep is no stall */
+	/* a Sleep is no stall, nor an op that is not run */
+	if (likely(cl->timed >> op->type & 1))
 		__atomic_store_n(&s->op_start_ns, t0, __ATOMIC_RELEASE);
 	hp = handle_of(cl, op->handle);
 	old = *hp;
@@ -522,16 +545,18 @@ static inline bool client_step(struct client *cl)
 		rc = handle_done(cl, op, rc, old);
 	t1 = clock_ns();
 	/* tell the watchdog: a slow op's measured time first (a Sleep is
-	 * never slow: its op_is_timed is false), then that none is in
-	 * flight */
-	if (unlikely(t1 - t0 >= cl->slow_ns) && op_is_timed(op->type))
+	 * never slow, nor an op that is not run: not in cl->timed), then
+	 * that none is in flight */
+	if (unlikely(t1 - t0 >= cl->slow_ns) && (cl->timed >> op->type & 1))
 		note_slow(cl, t0, t1 - t0);
 	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELEASE);
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
-	if (likely(op_is_timed(op->type)))
+	if (likely(cl->timed >> op->type & 1))
 		record(cl, op, t0, t1 - t0);
+	else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
+		s->st.not_run[op->type]++;
 	bytes = op->io_bytes[cl->cfg->fake_io];
 	s->bytes += bytes;
 	s->st.bytes[op->type] += bytes;

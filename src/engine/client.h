@@ -25,7 +25,9 @@ struct client {
 	const struct program *prog; /* = be.prog */
 	const struct backend *b;
 	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep and
-			     * --fake-io */
+			     * --fake-io, and its not-run ops */
+	uint32_t timed;	    /* bit t: op t is timed and recorded (not
+			     * Sleep, not an op the backend does not run) */
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
 	be_handle *h;	/* what the backend opened: slot i is h[i + 1],

@@ -399,6 +399,7 @@ static int fill_result(struct runner *r)
 			rc->max_ns[o] = h->max;
 			ro->errors += s->st.errors[o];
 			ro->bytes += s->st.bytes[o];
+			ro->not_run += s->st.not_run[o];
 			if (h->count && (!ro->h.count || h->max > ro->h.max)) {
 				free(ro->max_path);
 				ro->max_client = i;
@@ -416,6 +417,13 @@ static int fill_result(struct runner *r)
 		res->nwarn += s->nwarn;
 		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
 			res->warn_msgs[res->nwarn_msgs++] = strdup(s->warn_msg);
+	}
+	for (int o = 0; o < OP_NR; o++) {
+		const char *why = be_not_run(r->b, o);
+
+		if (res->op[o].not_run && why &&
+		    !(res->op[o].not_run_why = strdup(why)))
+			return -1;
 	}
 	for (int i = 0; i < r->ndeaths; i++)
 		add_error(res, r->deaths[i]);

@@ -169,6 +169,32 @@ static void warnings(FILE *f, const struct result *r)
 	fprintf(f, "\n");
 }
 
+/* The ops the backend cannot execute (backend.h: not_run): how many lines
+ * of each, and why.  Not timed, so not in the tables.  (Never the word
+ * of dbench's progress lines: "not run".) */
+static void not_run(FILE *f, const struct result *r)
+{
+	uint64_t total = 0;
+	char label[16];
+
+	for (int i = 0; i < OP_NR; i++)
+		total += r->op[i].not_run;
+	if (!total)
+		return;
+	fprintf(f, TXT_NOT_RUN ": %" PRIu64 " line%s of ops the backend "
+		"cannot do (counted, not timed, not in the tables)\n", total,
+		total == 1 ? "" : "s");
+	for (int i = 0; i < OP_NR; i++) {
+		if (!r->op[i].not_run)
+			continue;
+		fprintf(f, " %-12s %10" PRIu64 "  ", our_label(i, label),
+			r->op[i].not_run);
+		safe(f, r->op[i].not_run_why ? r->op[i].not_run_why : "?");
+		fputc('\n', f);
+	}
+	fprintf(f, "\n");
+}
+
 /* The time PSI counted as stalled while the op was stuck, per resource:
  * "some" (at least one task waited) and "full" (all did).  The avg10
  * figures are left out: a 10 s average says nothing of a 100 ms stall. */
@@ -479,6 +505,8 @@ void report_text_run(FILE *f, const struct result *r,
 	status_line(f, r);
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
+	if (!cfg->machine)
+		not_run(f, r);
 	if (r->nwarn && !cfg->machine)
 		warnings(f, r);
 	if ((r->stalls.total || r->stalls.warmup_total) && !cfg->machine) {

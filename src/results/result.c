@@ -85,6 +85,7 @@ void result_free(struct result *r)
 	for (int i = 0; i < OP_NR; i++) {
 		free(r->op[i].max_file);
 		free(r->op[i].max_path);
+		free(r->op[i].not_run_why);
 	}
 	free(r->clients);
 	for (int i = 0; i < r->nwarn_msgs; i++)

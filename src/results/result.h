@@ -52,6 +52,10 @@ struct result_op {
 	uint32_t max_line;	/* loadfile line */
 	char *max_file;		/* loadfile name */
 	char *max_path;		/* real path(s) it worked on */
+	/* lines of the op the backend cannot execute (backend.h: not_run):
+	 * counted, never timed, so not in h; and why, or NULL */
+	uint64_t not_run;
+	char *not_run_why;
 };
 
 /* One client, for --per-client-results. */

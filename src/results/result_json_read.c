@@ -252,6 +252,11 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 	ro->h.count = get_u64(rd, o, "ops[].", "count");
 	ro->errors = get_u64(rd, o, "ops[].", "errors");
 	ro->bytes = get_u64(rd, o, "ops[].", "bytes");
+	if (json_object_get(o, "not_executed")) { /* optional */
+		ro->not_run = get_u64(rd, o, "ops[].", "not_executed");
+		ro->not_run_why = get_str(rd, o, "ops[].",
+					  "not_executed_reason");
+	}
 	lat = get(rd, o, "ops[].", "lat_ns", JSON_OBJECT);
 	if (!lat)
 		return;

@@ -129,6 +129,10 @@ static json_t *op_json(const struct result *r, int i)
 	set(o, "count", u64(h->count));
 	set(o, "errors", u64(ro->errors));
 	set(o, "bytes", u64(ro->bytes));
+	if (ro->not_run) { /* optional: only an op the backend cannot run */
+		set(o, "not_executed", u64(ro->not_run));
+		set(o, "not_executed_reason", str_or_null(ro->not_run_why));
+	}
 	set(lat, "min", u64(h->count ? h->min : 0));
 	set(lat, "mean", json_real(hist_mean(h)));
 	set(lat, "stddev", json_real(r->has_bins ? hist_stddev(h) : 0));
@@ -391,7 +395,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "summary", sum);
 	set(o, "has_bins", json_boolean(r->has_bins));
 	for (int i = 0; i < OP_NR; i++) {
-		if (r->op[i].h.count || r->op[i].errors)
+		if (r->op[i].h.count || r->op[i].errors || r->op[i].not_run)
 			json_array_append_new(ops, op_json(r, i));
 	}
 	set(o, "ops", ops);

@@ -9,6 +9,7 @@ void stats_reset(struct stats *st)
 	for (int i = 0; i < OP_NR; i++) {
 		st->errors[i] = 0;
 		st->bytes[i] = 0;
+		st->not_run[i] = 0;
 		if (st->op[i].count) /* untouched pages stay untouched */
 			hist_init(&st->op[i]);
 	}
@@ -19,6 +20,7 @@ void stats_add(struct stats *dst, const struct stats *src)
 	for (int i = 0; i < OP_NR; i++) {
 		dst->errors[i] += src->errors[i];
 		dst->bytes[i] += src->bytes[i];
+		dst->not_run[i] += src->not_run[i];
 		hist_add(&dst->op[i], &src->op[i]);
 	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * stats.h - what one client measured: a latency histogram and an error
- * count per operation.  Plain data, no pointers: it lives in shared memory
+ * count per operation, and the lines of the ops its backend cannot run.  Plain data, no pointers: it lives in shared memory
  * and merges by addition.
  */
 #ifndef DBNG_STATS_H
@@ -14,6 +14,8 @@ struct stats {
 	uint64_t errors[OP_NR]; /* results that differed from the status */
 	uint64_t bytes[OP_NR];	/* payload bytes (ReadX, WriteX) */
 	struct hist op[OP_NR];
+	uint64_t not_run[OP_NR]; /* lines of ops the backend cannot execute
+				  * (backend.h: not_run): counted, not timed */
 };
 
 /* stats_reset - make @st empty; all-zero memory is already empty. */

@@ -869,6 +869,31 @@ static void test_notes_and_filters(void **state)
 				    "backend"));
 	free(out);
 	cmp_free(rep);
+	/* runs that did not run the same ops (backend.h: not_run) */
+	assert_null(strstr(out = printed(rep = cmp_run(a, 2, b, 2, &o)),
+			   "did not run other ops"));
+	free(out);
+	cmp_free(rep);
+	for (int i = 0; i < 2; i++) {
+		b[i]->op[OP_LOCKX].not_run = 10;
+		b[i]->op[OP_FLUSH].not_run = 3;
+	}
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "note: 2 of the 4 runs did not run other "
+				    "ops than baseline run 1 (it ran every "
+				    "op): they measured another mix of ops"));
+	free(out);
+	cmp_free(rep);
+	a[0]->op[OP_LOCKX].not_run = 1;
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "note: 3 of the 4 runs did not run other "
+				    "ops than baseline run 1 (not run there: "
+				    "LockX)"));
+	free(out);
+	cmp_free(rep);
+	a[0]->op[OP_LOCKX].not_run = 0;
 	/* a baseline that does not record its version says so */
 	a[0]->cfg.backend_version = 0;
 	rep = cmp_run(a, 2, b, 2, &o);

@@ -282,6 +282,48 @@ static void test_warnings(void **state)
 	result_free(r);
 }
 
+/* The ops the backend did not run: a section before the table (none of
+ * the parsers' words, even in a reason read from a file), no row in the
+ * classic table, nothing with --machine-readable. */
+static void test_not_run(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->op[OP_LOCKX].not_run = 3;
+	r->op[OP_LOCKX].not_run_why = strdup("no lock call");
+	r->op[OP_FLUSH].not_run = 1;
+	r->op[OP_FLUSH].not_run_why = strdup("cannot execute it");
+	expect(render(r, NULL),
+	       "\n"
+	       " Not run: 4 lines of ops the backend cannot do (counted, not "
+	       "timed, not in the tables)\n"
+	       " LockX:                3  no lock call\n"
+	       " Flush:                1  cannot execut_e it\n"
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	r->op[OP_LOCKX].not_run = 0;
+	expect(render(r, NULL),
+	       "\n"
+	       " Not run: 1 line of ops the backend cannot do (counted, not "
+	       "timed, not in the tables)\n"
+	       " Flush:                1  cannot execut_e it\n"
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	r->cfg.machine = true;
+	expect(render(r, NULL),
+	       "\n"
+	       " Operation      Count    AvgLat    MaxLat\n"
+	       " ----------------------------------------\n"
+	       ":NTCreateX:4:0.025:0.040:\n"
+	       ":Rename:1:2.000:2.000:\n"
+	       ":WriteX:2:2.000:3.000:\n"
+	       "\n"
+	       ";12.5;2;2;3.250;\n");
+	result_free(r);
+}
+
 /* The stall section; a path or stack with "execute" or "Operation" in it
  * must not reach a parser that looks for those words. */
 static void test_stalls(void **state)
@@ -522,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_per_client),
 		cmocka_unit_test(test_status_lines),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_not_run),
 		cmocka_unit_test(test_stalls),
 		cmocka_unit_test(test_stall_series),
 		cmocka_unit_test(test_spread),

@@ -70,6 +70,8 @@ static void test_series_bounded(void **state)
 	result_free(r);
 }
 
+static json_t *written_doc(const struct result *r);
+
 static struct result *sample(void)
 {
 	struct result *r = result_new();
@@ -187,6 +189,58 @@ static void test_json_round_trip(void **state)
 	result_free(b);
 }
 
+/* The lines of ops the backend cannot execute (not_run) go to the JSON
+ * as ops[].not_executed and _reason, only for such an op (an op with
+ * nothing else is listed for them), and come back; a result without the
+ * keys (older, or an op that ran) reads as 0 and NULL. */
+static void test_json_not_run(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512];
+	struct result *a = sample(), *b = NULL;
+	json_t *doc, *ops, *o;
+	size_t i;
+	int fd = mkstemp(path), seen = 0;
+
+	(void)state;
+	a->op[OP_LOCKX].not_run = 12;
+	a->op[OP_LOCKX].not_run_why = strdup("no lock call");
+	doc = written_doc(a);
+	ops = json_object_get(doc, "ops");
+	json_array_foreach(ops, i, o) {
+		const char *n = json_string_value(json_object_get(o, "name"));
+
+		if (!strcmp(n, "LockX")) {
+			seen++;
+			assert_int_equal(json_integer_value(json_object_get(
+						 o, "not_executed")),
+					 12);
+			assert_string_equal(json_string_value(json_object_get(
+						    o, "not_executed_reason")),
+					    "no lock call");
+			assert_int_equal(json_integer_value(
+						 json_object_get(o, "count")),
+					 0);
+		} else {
+			assert_null(json_object_get(o, "not_executed"));
+			assert_null(json_object_get(o, "not_executed_reason"));
+		}
+	}
+	assert_int_equal(seen, 1);
+	json_decref(doc);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(b->op[OP_LOCKX].not_run, 12);
+	assert_string_equal(b->op[OP_LOCKX].not_run_why, "no lock call");
+	assert_int_equal(b->op[OP_RENAME].not_run, 0);
+	assert_null(b->op[OP_RENAME].not_run_why);
+	result_free(b);
+	result_free(a);
+}
+
 /* Corrupt or truncated JSON is refused with the line and column. */
 static void test_json_errors(void **state)
 {
@@ -302,6 +356,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_bounded),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_not_run),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_duplicate_op),
 		cmocka_unit_test(test_json_old_format),

@@ -21,6 +21,33 @@ static bool max_known(const struct result_op *o)
 			      o->max_file || o->max_path || o->max_line);
 }
 
+/* The ops the backend cannot execute (backend.h: not_run): their lines
+ * were counted, not timed, so they have no row above. */
+static void not_run_note(FILE *f, const struct result *r)
+{
+	bool first = true;
+
+	for (int i = 0; i < OP_NR; i++) {
+		const struct result_op *o = &r->op[i];
+
+		if (!o->not_run)
+			continue;
+		if (first)
+			fputs("<p class=\"note\">Not run: the backend cannot "
+			      "do these ops, so their lines were counted, not "
+			      "timed, and have no row above:",
+			      f);
+		fputs("<br/>\n", f);
+		html_op_name(f, i);
+		fprintf(f, " %" PRIu64 " (", o->not_run);
+		html_str(f, o->not_run_why);
+		fputs(")", f);
+		first = false;
+	}
+	if (!first)
+		fputs("</p>\n", f);
+}
+
 void html_op_table(FILE *f, const struct result *r)
 {
 	const int npc = (int)(sizeof(table_pcts) / sizeof(table_pcts[0]));
@@ -112,6 +139,7 @@ void html_op_table(FILE *f, const struct result *r)
 		      "log, which keeps only count, mean and max per "
 		      "operation).</p>\n",
 		      f);
+	not_run_note(f, r);
 	if (r->nwarn || r->nwarn_msgs) {
 		fprintf(f,
 			"<p class=\"note\">Unexpected results: %" PRIu64
