@@ -410,19 +410,6 @@ static uint64_t pace_timestamp(struct client *cl, const struct lf_op *op)
 	return due;
 }
 
-/* A Sleep of a paced client: the pause is the loadfile's, so the schedule
- * of intended starts moves on by it (the line after it is due that much
- * after the Sleep was due, not late by it). */
-static void __attribute__((noinline))
-pace_slept(struct client *cl, const struct lf_op *op)
-{
-	uint64_t t = op->arg[0] > 0 ? (uint64_t)op->arg[0] * NSEC_PER_USEC : 0;
-
-	if (cl->cfg->target_rate > 0)
-		cl->rate.sched += t;
-	else
-		cl->due_ns += t;
-}
 
 static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 			be_handle *h)
@@ -511,14 +498,24 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	hist_record(h, d);
 }
 
-/* A paced client: the response time of @op, due at @due, that ran from
- * @t0 to @t1 (stats.h). */
-static inline void record_resp(struct client *cl, const struct lf_op *op,
-			       uint64_t due, uint64_t t0, uint64_t t1)
+/* A paced client's @op, due at @due, ran from @t0 to @t1: its response
+ * time (stats.h), or, for a Sleep, the schedule moves on by it.  Out of
+ * line: an unpaced client pays one test of cl->paced per op. */
+static void __attribute__((noinline))
+paced_done(struct client *cl, const struct lf_op *op, uint64_t due,
+	   uint64_t t0, uint64_t t1)
 {
 	struct client_slot *s = cl->slot;
-	uint64_t r = stats_record_resp(&s->st, op->type, due, t0, t1);
+	uint64_t r;
 
+	if (!op_is_timed(op->type)) { /* a Sleep: the schedule moves on */
+		if (cl->cfg->target_rate > 0)
+			cl->rate.sched = pace_slept(cl->rate.sched, op->arg[0]);
+		else
+			cl->due_ns = pace_slept(cl->due_ns, op->arg[0]);
+		return;
+	}
+	r = stats_record_resp(&s->st, op->type, due, t0, t1);
 	if (r > s->tick_resp_max[op->type])
 		s->tick_resp_max[op->type] = r;
 }
@@ -582,13 +579,10 @@ static inline bool client_step(struct client *cl)
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
-	if (likely(op_is_timed(op->type))) {
+	if (likely(op_is_timed(op->type)))
 		record(cl, op, t0, t1 - t0);
-		if (unlikely(cl->paced))
-			record_resp(cl, op, due, t0, t1);
-	} else if (unlikely(cl->paced)) {
-		pace_slept(cl, op);
-	}
+	if (unlikely(cl->paced))
+		paced_done(cl, op, due, t0, t1);
 	bytes = op->io_bytes[cl->cfg->fake_io];
 	s->bytes += bytes;
 	s->st.bytes[op->type] += bytes;

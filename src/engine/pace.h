@@ -139,6 +139,18 @@ static inline uint64_t pace_timestamp_due(uint64_t pass_start, uint64_t ts_ns,
 	return ts_ns ? pass_start + ts_ns : prev_due;
 }
 
+/*
+ * pace_slept - where the schedule of intended starts stands after a Sleep
+ * of @usec microseconds that was due at @sched (-R: p->sched; timestamps:
+ * the Sleep's intended start): the pause is the loadfile's, so the
+ * schedule moves on by it, and the line after it is due that much later,
+ * not late by it.
+ */
+static inline uint64_t pace_slept(uint64_t sched, int64_t usec)
+{
+	return usec > 0 ? sched + (uint64_t)usec * NSEC_PER_USEC : sched;
+}
+
 /* pace_slice_end - the end of the next slice of a wait until @until. */
 static inline uint64_t pace_slice_end(uint64_t now, uint64_t until)
 {

@@ -5,8 +5,8 @@
  * wake-up, never holds the first line of a pass), loadfile timestamps,
  * and the slices a long wait is cut into; the intended start of each
  * line (the schedule while a client is behind, where a late wake-up
- * leaves it), and the response times and late starts a paced client
- * records from them (stats.h), merged and reset exactly.
+ * leaves it, a Sleep's pause), and the response times and late starts a
+ * paced client records from them (stats.h), merged and reset exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,7 +91,7 @@ static void test_timestamp(void **state)
 struct line {
 	int op;
 	uint64_t bytes; /* moved by the line (pace_bytes after it) */
-	uint64_t svc;	/* its service time */
+	uint64_t svc;	/* its service time (a Sleep: its pause) */
 };
 
 /*
@@ -118,12 +118,60 @@ static void run_rate(const struct line *l, int n, double rate,
 		pace_rate_mark(&p, bytes, now, due[i], d > 0);
 		start[i] = now;
 		now += l[i].svc;
+		bytes += l[i].bytes;
+		if (l[i].op == OP_SLEEP) { /* as client.c's paced_done */
+			p.sched = pace_slept(p.sched,
+					     (int64_t)(l[i].svc / US));
+			continue;
+		}
 		hist_record(&st->op[l[i].op], l[i].svc);
 		assert_int_equal(stats_record_resp(st, l[i].op, due[i],
 						   start[i], now),
 				 now - due[i]);
-		bytes += l[i].bytes;
 	}
+}
+
+/*
+ * A Sleep of 100 ms in a -R pass is the loadfile's pause: the line after
+ * it is due 100 ms after the Sleep was (dbench's pacer takes it for a lag
+ * of 100 ms, its latency figure), so it starts on time, and so do the
+ * others; without the pause in the schedule it would be 100 ms late.
+ * Likewise with timestamps, for a line without one after a Sleep.
+ */
+static void test_sleep(void **state)
+{
+	static const struct line l[] = {
+		{OP_WRITEX, 10000, 1 * MS},
+		{OP_SLEEP, 0, 100 * MS},   /* held 9 ms, then its pause */
+		{OP_CLOSE, 0, 1 * MS},	   /* 100 ms after the Sleep: on time */
+		{OP_WRITEX, 10000, 1 * MS}, /* no bytes since: at once */
+		{OP_WRITEX, 10000, 1 * MS}, /* held 9 ms: the 1 ms late */
+	};
+	enum { N = sizeof(l) / sizeof(l[0]) };
+	uint64_t due[N], start[N];
+	int64_t lag[N];
+	struct stats *st = calloc(1, sizeof(*st));
+
+	(void)state;
+	assert_non_null(st);
+	run_rate(l, N, 1e6, 0, due, start, lag, st);
+	assert_int_equal(lag[2], 100 * MS); /* dbench's view */
+	assert_int_equal(due[2], start[2]);
+	assert_int_equal(due[2], T0 + 110 * MS);
+	/* due with the Close, so as late as the Close took; the line held
+	 * after it too, measured from the schedule before the re-basing */
+	assert_int_equal(start[3] - due[3], 1 * MS);
+	assert_int_equal(start[4] - due[4], 1 * MS);
+	assert_int_equal(st->late[OP_CLOSE] + st->late[OP_WRITEX], 0);
+	assert_int_equal(st->resp[OP_CLOSE].max, 1 * MS);
+	assert_int_equal(st->resp[OP_SLEEP].count, 0);
+	free(st);
+	/* timestamps: a Sleep due at 0.2 s, a line without a timestamp */
+	assert_int_equal(pace_timestamp_due(T0, 0, pace_slept(T0 + 200 * MS,
+							      50000)),
+			 T0 + 250 * MS);
+	assert_int_equal(pace_slept(T0, 0), T0);
+	assert_int_equal(pace_slept(T0, -5), T0);
 }
 
 /* ops of @h at or over @ns (the values are whole ms, far from a bucket's
@@ -368,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_rate_due),
 		cmocka_unit_test(test_rate_oversleep),
+		cmocka_unit_test(test_sleep),
 		cmocka_unit_test(test_timestamp_queue),
 		cmocka_unit_test(test_unpaced_untouched),
 		cmocka_unit_test(test_early),
