@@ -371,8 +371,9 @@ static void fill_resp(struct runner *r)
 	const struct config *cfg = r->cfg;
 	struct result_resp *rr = &r->res->resp;
 
-	for (int i = 0; i < cfg->nclients; i++)
-		rr->valid = rr->valid || client_paced(cfg, prog_of(r, i));
+	/* the programs the clients run: process p runs p mod nprogs */
+	for (int p = 0; p < r->nprogs && p < cfg->nprocs; p++)
+		rr->valid = rr->valid || client_paced(cfg, r->progs[p]);
 	if (!rr->valid)
 		return;
 	rr->pacing = cfg->target_rate > 0 ? RESP_RATE : RESP_TIMESTAMPS;
