@@ -45,7 +45,17 @@ struct client {
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */
 	struct pace_rate rate;	      /* -R pacing state */
+	bool paced;	 /* -R or timestamps: response times (client_paced) */
+	uint64_t due_ns; /* timestamps: the previous line's intended start */
 };
+
+/*
+ * client_paced - whether a client of @cfg running @prog is paced: -R, or
+ * a loadfile with a timestamp (one that is not 0).  A paced client
+ * records each op's response time from its intended start (pace.h); an
+ * unpaced one has no intended start and records none.
+ */
+bool client_paced(const struct config *cfg, const struct program *prog);
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.

@@ -555,6 +555,28 @@ static void test_ng_not_run(void **state)
 	free(text);
 }
 
+/* A paced run's log (tests/cli/paced_fuse.sh's timestamped pass, -t 6):
+ * its response-time table and late starts are skipped as ours, the
+ * classic table is read (a log keeps no response times). */
+static void test_ng_paced(void **state)
+{
+	size_t len;
+	char *text = slurp("ng-paced.txt", &len);
+	struct result *r = parse_ok("ng-paced.txt", text, len);
+
+	(void)state;
+	assert_string_equal(r->tool, "dbench-ng");
+	assert_int_equal(r->status, RESULT_OK);
+	check_table(r, -1, strstr(text, " Operation "));
+	assert_int_equal(r->op[OP_QPATHINFO].h.count, 447);
+	assert_int_equal(r->op[OP_QPATHINFO].h.max, 426000);
+	assert_false(r->resp.valid);
+	assert_int_equal(r->nwarn, 0);
+	assert_true(r->max_latency_ms == 629.246);
+	result_free(r);
+	free(text);
+}
+
 /* ------------------------- failed and truncated ------------------------ */
 
 static void test_truncated(void **state)
@@ -949,6 +971,7 @@ int main(void)
 		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_ng),
 		cmocka_unit_test(test_ng_not_run),
+		cmocka_unit_test(test_ng_paced),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_failed_errors),
 		cmocka_unit_test(test_ng_failed),

@@ -36,6 +36,7 @@ void html_config_table(FILE *f, const struct config *c);   /* settings.c */
 void html_env_table(FILE *f, const struct result_env *e);  /* settings.c */
 void html_op_table(FILE *f, const struct result *r);	   /* op_tables.c */
 void html_clients_table(FILE *f, const struct result *r);  /* op_tables.c */
+void html_resp_table(FILE *f, const struct result *r);	   /* op_tables.c */
 void html_stalls_section(FILE *f, const struct result *r); /* stalls.c */
 void html_plot_spectrum(FILE *f, const struct result *r);  /* plot_spectrum.c */
 void html_plot_throughput(FILE *f, const struct result *r); /* plot_time.c */

@@ -145,6 +145,7 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 	if (line[0] == '@')
 		return dblog_mr_progress(c, line);
 	if (dblog_starts(line, n, TXT_PCT_TABLE " ") ||
+	    dblog_starts(line, n, TXT_RESP_TABLE " ") ||
 	    dblog_starts(line, n, TXT_UNEXPECTED)) {
 		c->state = DBLOG_SKIP;
 		return 0;
