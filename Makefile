@@ -103,6 +103,7 @@ UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
+UT_LAYER_client      := engine
 UT_LAYER_registry    := backends
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis

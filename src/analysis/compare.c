@@ -188,10 +188,66 @@ static bool other_loadfile(const struct result *x, const struct result *ref)
 	       strcmp(base_name(x->cfg.loadfile), base_name(ref->cfg.loadfile));
 }
 
+/* The ops @x did not run (backend.h: not_run), a bit each */
+static unsigned int not_run_mask(const struct result *x)
+{
+	unsigned int m = 0;
+
+	for (int i = 0; i < OP_NR; i++)
+		m |= x->op[i].not_run ? 1u << i : 0;
+	return m;
+}
+
 /* Differ, where both are known? */
 static bool differ(const char *a, const char *b)
 {
 	return a && b && strcmp(a, b);
+}
+
+/* Response times are compared only where every run has them (a paced
+ * run's); say so when some runs have them and others not, and when the
+ * runs that have them were paced otherwise than the first of them. */
+static void resp_notes(struct cmp_report *r, struct result **base,
+		       struct result **cand)
+{
+	struct result **side[2] = {base, cand};
+	int n[2] = {r->na, r->nb}, paced[2] = {0, 0}, other = 0;
+	const struct result *ref = NULL;
+
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < n[s]; i++) {
+			const struct result *x = side[s][i];
+
+			if (!x->resp.valid)
+				continue;
+			paced[s]++;
+			if (!ref)
+				ref = x;
+			else if (x->resp.pacing != ref->resp.pacing ||
+				 x->cfg.target_rate != ref->cfg.target_rate)
+				other++;
+		}
+	}
+	if ((paced[0] || paced[1]) &&
+	    (paced[0] < r->na || paced[1] < r->nb))
+		cmp_note(r,
+			 "response times (of paced runs: -R or loadfile "
+			 "timestamps) in %d of %d baseline and %d of %d "
+			 "candidate runs: compared only where every run has "
+			 "them, so not here",
+			 paced[0], r->na, paced[1], r->nb);
+	if (other && ref->resp.pacing == RESP_RATE)
+		cmp_note(r,
+			 "%d of the %d paced runs were paced otherwise than "
+			 "the first of them (-R %g): their intended starts "
+			 "differ",
+			 other, paced[0] + paced[1], ref->cfg.target_rate);
+	else if (other)
+		cmp_note(r,
+			 "%d of the %d paced runs were paced otherwise than "
+			 "the first of them (by the loadfile's timestamps): "
+			 "their intended starts differ",
+			 other, paced[0] + paced[1]);
 }
 
 static void config_notes(struct cmp_report *r, struct result **base,
@@ -199,7 +255,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 {
 	struct result **side[2] = {base, cand};
 	int n[2] = {r->na, r->nb}, logs = 0, clients = 0, lf = 0, be = 0;
-	int modes = 0, kernels = 0, fss = 0;
+	int modes = 0, kernels = 0, fss = 0, notrun = 0;
 	const struct result *ref = base[0];
 	char who[512], ma[160], mb[160];
 
@@ -226,6 +282,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			modes += strcmp(ma, mb) != 0;
 			kernels += differ(x->env.kernel, ref->env.kernel);
 			fss += differ(x->env.fs_type, ref->env.fs_type);
+			notrun += not_run_mask(x) != not_run_mask(ref);
 			if (!x->has_bins && x->cfg.timelimit <= 0) {
 				cmp_note(r,
 					 "%s is a dbench log without its "
@@ -274,6 +331,24 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			 ref->cfg.backend_opts ? ", options " : "",
 			 ref->cfg.backend_opts ? ref->cfg.backend_opts : "");
 	}
+	if (notrun) {
+		unsigned int m = not_run_mask(ref);
+		char ops[160] = "";
+		size_t k = 0;
+
+		for (int i = 0; i < OP_NR && k < sizeof(ops); i++) {
+			if (m >> i & 1)
+				k += (size_t)snprintf(ops + k, sizeof(ops) - k,
+						      "%s%s", k ? " " : "",
+						      op_info[i].label);
+		}
+		cmp_note(r,
+			 "%d of the %d runs did not run other ops than "
+			 "baseline run 1 (%s%s): they measured another mix "
+			 "of ops",
+			 notrun, r->na + r->nb, k ? "not run there: " : "",
+			 k ? ops : "it ran every op");
+	}
 	if (lf)
 		cmp_note(r,
 			 "%d of the %d runs ran another loadfile than baseline "
@@ -287,6 +362,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 			 "%d of the %d runs are dbench text logs: only ops/s, "
 			 "mean, max and MB/s can be compared",
 			 logs, r->na + r->nb);
+	resp_notes(r, base, cand);
 }
 
 /* count > 0 in some run of @side */
@@ -335,8 +411,8 @@ static int add_row(struct cmp_report *r, struct result **base,
 	for (int i = 0; i < r->na + r->nb; i++) {
 		struct result *x = i < r->na ? base[i] : cand[i - r->na];
 
-		if (op >= 0 && x->op[op].h.count < w->min_count)
-			w->min_count = x->op[op].h.count;
+		if (op >= 0 && cmp_metric_count(x, op, m) < w->min_count)
+			w->min_count = cmp_metric_count(x, op, m);
 	}
 	for (int i = 0; i < r->na; i++)
 		cmp_metric_value(base[i], op, m, &w->a[i]);
@@ -360,7 +436,7 @@ static int add_row(struct cmp_report *r, struct result **base,
 static int build_rows(struct cmp_report *r, struct result **base,
 		      struct result **cand)
 {
-	r->rows = calloc(1 + (size_t)OP_NR * CMP_M_MBS, sizeof(*r->rows));
+	r->rows = calloc(1 + (size_t)OP_NR * (CMP_M_NR - 1), sizeof(*r->rows));
 	if (!r->rows || add_row(r, base, cand, -1, CMP_M_MBS))
 		return -1;
 	for (int op = 0; op < OP_NR; op++) {
@@ -376,8 +452,8 @@ static int build_rows(struct cmp_report *r, struct result **base,
 				 in_a ? "baseline" : "candidate");
 		if (!in_a || !in_b)
 			continue;
-		for (int m = 0; m < CMP_M_MBS; m++) {
-			if (add_row(r, base, cand, op, m))
+		for (int m = 0; m < CMP_M_NR; m++) {
+			if (m != CMP_M_MBS && add_row(r, base, cand, op, m))
 				return -1;
 		}
 	}

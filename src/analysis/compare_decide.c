@@ -207,7 +207,8 @@ static int evidence_class(int m)
 		[CMP_M_MBS] = 0,     [CMP_M_MEAN] = 1,	  [CMP_M_OPS] = 2,
 		[CMP_M_P50] = 2,     [CMP_M_P99] = 3,	  [CMP_M_OVER10] = 3,
 		[CMP_M_OVER100] = 4, [CMP_M_OVER500] = 4, [CMP_M_P999] = 5,
-		[CMP_M_MAX] = 6,
+		[CMP_M_MAX] = 6,     [CMP_M_RP50] = 2,	  [CMP_M_RP99] = 3,
+		[CMP_M_LATE] = 3,    [CMP_M_RP999] = 5,	  [CMP_M_RMAX] = 6,
 	};
 
 	return cls[m];

@@ -35,15 +35,29 @@ enum cmp_metric {
 	CMP_M_OVER100,
 	CMP_M_OVER500,
 	CMP_M_MBS, /* the run's throughput, op "all" */
+	/* a paced run's response times (from the intended start) and late
+	 * starts: compared where every run has them */
+	CMP_M_RP50,
+	CMP_M_RP99,
+	CMP_M_RP999,
+	CMP_M_RMAX,
+	CMP_M_LATE,
 	CMP_M_NR
 };
+
+/* cmp_is_resp - whether metric @m is of the response times */
+static inline bool cmp_is_resp(int m)
+{
+	return m >= CMP_M_RP50 && m <= CMP_M_LATE;
+}
 
 struct cmp_metric_info {
 	const char *name; /* table, --metrics and JSON */
 	const char *json; /* JSON key-style name, also taken by --metrics */
 	const char *unit; /* for the reason line */
 	enum cmp_kind kind;
-	bool bins;	   /* needs the histogram bins */
+	bool bins;	   /* needs the histogram bins (and, for a
+			    * response metric, a paced run) */
 	double pct;	   /* percentile metrics */
 	uint64_t thr_ns;   /* exceedance metrics */
 	double thr_noises; /* without a test: flag past this x noise */
@@ -69,6 +83,10 @@ bool cmp_is_ms(int m);
 #define CMP_FEW_OPS  5
 #define CMP_TAIL_OPS 10
 uint64_t cmp_min_ops(int m);
+
+/* cmp_metric_count - the ops of op @op in run @r that metric @m rests
+ * on: those of its response times for a response metric */
+uint64_t cmp_metric_count(const struct result *r, int op, int m);
 
 /* cmp_metric_value - the value of metric @m of op @op (-1: the run) in
  * run @r, if it has it */

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "result.h"
+#include "stats.h"
 
 /* ------------------------------ metrics -------------------------------- */
 
@@ -39,6 +40,17 @@ const struct cmp_metric_info cmp_metric[CMP_M_NR] = {
 			    .thr_factor = 2 },
 	[CMP_M_MBS]     = { "MB/s", "throughput_MBps", "MB/s", CMP_K_RATE,
 			    .thr_noises = 2 },
+	[CMP_M_RP50]    = { "rp50", "resp_p50_ms", "ms", CMP_K_MS, true, 50,
+			    .thr_noises = 2 },
+	[CMP_M_RP99]    = { "rp99", "resp_p99_ms", "ms", CMP_K_MS, true, 99,
+			    .thr_noises = 4 },
+	[CMP_M_RP999]   = { "rp99.9", "resp_p99.9_ms", "ms", CMP_K_TAIL, true,
+			    99.9, .thr_factor = 2 },
+	[CMP_M_RMAX]    = { "rmax", "resp_max_ms", "ms", CMP_K_TAIL, true,
+			    .thr_factor = 4 },
+	[CMP_M_LATE]    = { "late", "late_starts_per_million",
+			    "per million ops", CMP_K_EXC, true, 0, RESP_LATE_NS,
+			    .thr_factor = 2 },
 };
 /* clang-format on */
 
@@ -89,6 +101,32 @@ static double over_per_million(const struct hist *h, uint64_t t_ns)
 	return (double)n * 1e6 / (double)h->count;
 }
 
+/* A response metric @m of op @op in run @r, if it is a paced run's. */
+static bool resp_value(const struct result *r, int op, int m, double *v)
+{
+	const struct hist *h = &r->resp.h[op];
+
+	if (!r->resp.valid || !h->count)
+		return false;
+	switch (m) {
+	case CMP_M_RMAX:
+		*v = (double)h->max / 1e6;
+		break;
+	case CMP_M_LATE:
+		*v = (double)r->resp.late[op] * 1e6 / (double)h->count;
+		break;
+	default:
+		*v = (double)hist_value_at(h, cmp_metric[m].pct) / 1e6;
+		break;
+	}
+	return true;
+}
+
+uint64_t cmp_metric_count(const struct result *r, int op, int m)
+{
+	return cmp_is_resp(m) ? r->resp.h[op].count : r->op[op].h.count;
+}
+
 /* The value of metric @m of op @op (-1: the run) in run @r, if it has it. */
 bool cmp_metric_value(const struct result *r, int op, int m, double *v)
 {
@@ -98,6 +136,8 @@ bool cmp_metric_value(const struct result *r, int op, int m, double *v)
 		*v = r->throughput;
 		return true;
 	}
+	if (cmp_is_resp(m))
+		return resp_value(r, op, m, v);
 	h = &r->op[op].h;
 	if (m == CMP_M_OPS) {
 		double secs = r->measured_s;
@@ -211,7 +251,9 @@ int cmp_filter_walk(const char *filter, int op, int m, char *err, size_t len)
 				 "--metrics: '%.*s' is not METRIC, OP or "
 				 "OP:METRIC (metrics: ops/s mean p50 p99 "
 				 "p99.9 max over10ms over100ms over500ms "
-				 "MB/s; ops as in the report, 'all' for MB/s)",
+				 "MB/s, and of paced runs rp50 rp99 rp99.9 "
+				 "rmax late; ops as in the report, 'all' for "
+				 "MB/s)",
 				 (int)n, t);
 			return -1;
 		}

@@ -154,9 +154,18 @@ struct backend {
 	 * undo what init made once nothing of the clients is left (each
 	 * client calls it; only the last can succeed); NULL: nothing */
 	void (*orphaned)(struct be_run *run);
-	/* NULL: cannot run it (refused before the fork, with FILE:LINE);
-	 * op[OP_SLEEP] is never called: Sleep is the engine's */
+	/* NULL: cannot run it (refused before the fork, with FILE:LINE,
+	 * unless not_run[] gives why); op[OP_SLEEP] is never called: Sleep
+	 * is the engine's */
 	be_op_fn op[OP_NR];
+	/* ops the backend cannot execute, each with why, one line
+	 * ("libsmbclient has no byte-range lock call"): for an op whose
+	 * op[] is NULL, a loadfile with it is accepted, the engine never
+	 * calls the backend for it and counts its lines as not run (the
+	 * report, the JSON).  Not allowed (backend_check refuses the
+	 * backend): NTCreateX and Close (the engine keeps their handles),
+	 * ReadX and WriteX (their bytes would count), Sleep */
+	const char *not_run[OP_NR];
 };
 
 /* The helpers a backend may call (host.c; cold paths only) */
@@ -192,6 +201,20 @@ static inline uint64_t be_random(struct be_client *c)
 	c->rng ^= c->rng >> 7;
 	c->rng ^= c->rng << 17;
 	return c->rng;
+}
+
+/* be_may_skip - may a backend declare op @t not run (backend.not_run)? */
+static inline bool be_may_skip(enum op_type t)
+{
+	return t != OP_NTCREATEX && t != OP_CLOSE && t != OP_READX &&
+	       t != OP_WRITEX && t != OP_SLEEP;
+}
+
+/* be_not_run - why @b does not execute op @t (its not_run[t], for an op
+ * it has no handler for), or NULL: it runs it */
+static inline const char *be_not_run(const struct backend *b, enum op_type t)
+{
+	return !b->op[t] && be_may_skip(t) ? b->not_run[t] : NULL;
 }
 
 /* The backends (one descriptor each) */

@@ -351,10 +351,19 @@ int backend_check(const struct backend *b, const struct program *p,
 			return -1;
 		}
 	}
+	for (int t = 0; t < OP_NR; t++) {
+		if (b->not_run[t] && !be_may_skip(t)) {
+			snprintf(err, errlen, "backend '%s' declares '%s' not "
+				 "run, which the engine cannot do without",
+				 b->name, op_info[t].keyword);
+			return -1;
+		}
+	}
 	for (uint32_t i = 0; p && i < p->nops; i++) {
 		const struct lf_op *op = &p->ops[i];
 
-		if (op->type != OP_SLEEP && !b->op[op->type]) {
+		if (op->type != OP_SLEEP && !b->op[op->type] &&
+		    !be_not_run(b, op->type)) {
 			snprintf(err, errlen,
 				 "%s:%u: backend '%s' cannot run "
 				 "'%s'",

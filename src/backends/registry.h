@@ -56,9 +56,11 @@ int backend_options_text(const struct backend *b, const void *opts, char *buf,
 
 /*
  * backend_check - 0 if @b can honour the requests @req (BE_CAN_* bits)
- * and, with @p not NULL, run every op of @p; otherwise -1 and
+ * and, with @p not NULL, run every op of @p or declares it not run
+ * (backend.not_run: the engine counts it instead); otherwise -1 and
  * "-s: backend 'x' cannot ..." or "FILE:LINE: backend 'x' cannot run
- * 'Op'" in @err.
+ * 'Op'" in @err.  A backend that declares not run an op the engine needs
+ * (be_may_skip) is refused too.
  */
 int backend_check(const struct backend *b, const struct program *p,
 		  unsigned int req, char *err, size_t errlen);

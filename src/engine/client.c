@@ -2,10 +2,11 @@
 /*
  * client.c - the hot loop.  Per line: check the stop flag, pace, read the
  * clock, see whether the run is over (deadline.h), call the backend, read
- * the clock, see whether the warmup is over, record.  No allocation, no
- * string work, no system call beyond the operation's own and two clock
- * reads (pacing and Sleep aside).  Failures are turned into text only on
- * the error path.
+ * the clock, see whether the warmup is over, record (a paced client also
+ * its response time, from the intended start its pacing computed: no
+ * clock read more).  No allocation, no string work, no system call beyond
+ * the operation's own and two clock reads (pacing and Sleep aside).
+ * Failures are turned into text only on the error path.
  */
 #include "client.h"
 
@@ -123,6 +124,32 @@ static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 	return 0;
 }
 
+_Static_assert(OP_NR <= 32, "client.timed has a bit per op");
+
+/* An op the backend declares it cannot execute (backend.h: not_run): not
+ * called, not timed; client_step counts its line in the stats.  What it
+ * returns makes compare_status() leave it alone whatever the loadfile
+ * expected: it did not run. */
+static int engine_not_run(struct be_client *bc, const struct lf_op *op,
+			  be_handle *h)
+{
+	(void)bc;
+	(void)op;
+	(void)h;
+	return BE_REPORTED;
+}
+
+bool client_paced(const struct config *cfg, const struct program *prog)
+{
+	if (cfg->target_rate > 0)
+		return true;
+	for (uint32_t i = 0; i < prog->nops; i++) {
+		if (prog->ops[i].ts_ns)
+			return true;
+	}
+	return false;
+}
+
 int client_init(struct client *cl, int id, const struct config *cfg,
 		const struct program *prog, const struct backend *b,
 		const struct be_run *run, struct shm *shm)
@@ -138,10 +165,18 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id];
+	cl->paced = client_paced(cfg, prog);
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
 			      : UINT64_MAX;
 	memcpy(cl->op, b->op, sizeof(cl->op));
+	cl->timed = 0;
+	for (int t = 0; t < OP_NR; t++) {
+		if (be_not_run(b, t))
+			cl->op[t] = engine_not_run;
+		else if (op_is_timed(t))
+			cl->timed |= 1u << t;
+	}
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
 		cl->op[OP_READX] = engine_fake_io;
@@ -357,12 +392,13 @@ static inline void note_latency(struct client_slot *s, uint64_t ns)
 		s->tick_max_ns = ns;
 }
 
-/* -R: hold the client's byte rate at cfg->target_rate MB/s. */
-static void pace_rate(struct client *cl)
+/* -R: hold the client's byte rate at cfg->target_rate MB/s.  Returns the
+ * line's intended start. */
+static uint64_t pace_rate(struct client *cl)
 {
-	uint64_t now = clock_ns();
-	int64_t d = pace_rate_delay(&cl->rate, cl->pace_bytes, now,
-				    cl->cfg->target_rate * 1e6);
+	double rate = cl->cfg->target_rate * 1e6;
+	uint64_t now = clock_ns(), due;
+	int64_t d = pace_rate_delay(&cl->rate, cl->pace_bytes, now, rate);
 
 	if (d > 0) {
 		sleep_until(cl, now + (uint64_t)d);
@@ -370,20 +406,32 @@ static void pace_rate(struct client *cl)
 	} else {
 		note_latency(cl->slot, (uint64_t)-d);
 	}
-	pace_rate_mark(&cl->rate, cl->pace_bytes, now);
+	due = pace_rate_due(&cl->rate, cl->pace_bytes, now, rate);
+	pace_rate_mark(&cl->rate, cl->pace_bytes, now, due, d > 0);
+	return due;
 }
 
-/* Timestamped lines: wait until the line's time in the current pass. */
-static void pace_timestamp(struct client *cl, const struct lf_op *op)
+/* Timestamped lines: wait until the line's time in the current pass (a
+ * line without a timestamp does not wait).  Returns its intended start. */
+static uint64_t pace_timestamp(struct client *cl, const struct lf_op *op)
 {
-	uint64_t now = clock_ns();
-	uint64_t late = pace_timestamp_late(cl->pass_start_ns, op->ts_ns, now);
+	uint64_t due = pace_timestamp_due(cl->pass_start_ns, op->ts_ns,
+					  cl->due_ns);
 
-	if (late)
-		note_latency(cl->slot, late);
-	else
-		sleep_until(cl, cl->pass_start_ns + op->ts_ns);
+	if (op->ts_ns) {
+		uint64_t now = clock_ns();
+		uint64_t late = pace_timestamp_late(cl->pass_start_ns,
+						    op->ts_ns, now);
+
+		if (late)
+			note_latency(cl->slot, late);
+		else
+			sleep_until(cl, due);
+	}
+	cl->due_ns = due;
+	return due;
 }
+
 
 static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 			be_handle *h)
@@ -421,6 +469,7 @@ static void pass_end(struct client *cl, uint64_t now)
 	}
 	cl->pc = 0;
 	cl->pass_start_ns = now;
+	cl->due_ns = now;
 	cl->prev_start_ns = 0;
 	cl->pace_bytes = 0;
 	cl->rate.ns = 0;
@@ -471,6 +520,30 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	hist_record(h, d);
 }
 
+/* A paced client's @op, due at @due, ran from @t0 to @t1: its response
+ * time (stats.h), or, for a Sleep, the schedule moves on by it.  Out of
+ * line: an unpaced client pays one test of cl->paced per op. */
+static void __attribute__((noinline))
+paced_done(struct client *cl, const struct lf_op *op, uint64_t due,
+	   uint64_t t0, uint64_t t1)
+{
+	struct client_slot *s = cl->slot;
+	uint64_t r;
+
+	if (op->type == OP_SLEEP) { /* the schedule moves on */
+		if (cl->cfg->target_rate > 0)
+			cl->rate.sched = pace_slept(cl->rate.sched, op->arg[0]);
+		else
+			cl->due_ns = pace_slept(cl->due_ns, op->arg[0]);
+		return;
+	}
+	if (!(cl->timed >> op->type & 1))
+		return; /* not run (backend.h: not_run): no response time */
+	r = stats_record_resp(&s->st, op->type, due, t0, t1);
+	if (r > s->tick_resp_max[op->type])
+		s->tick_resp_max[op->type] = r;
+}
+
 /* An op of the stall threshold or longer: into the slot's slow ring for
  * the watchdog (shm.h), before op_start_ns is cleared. */
 static void __attribute__((noinline))
@@ -491,14 +564,14 @@ static inline bool client_step(struct client *cl)
 {
 	const struct lf_op *op = &cl->prog->ops[cl->pc];
 	struct client_slot *s = cl->slot;
-	uint64_t t0, t1, bytes;
+	uint64_t t0, t1, bytes, due = 0;
 	be_handle *hp, old;
 	int rc;
 
 	if (unlikely(cl->cfg->target_rate > 0))
-		pace_rate(cl);
-	else if (unlikely(op->ts_ns))
-		pace_timestamp(cl, op);
+		due = pace_rate(cl);
+	else if (unlikely(cl->paced))
+		due = pace_timestamp(cl, op);
 
 	if (unlikely(op->handle != LF_NONE && op->type != OP_NTCREATEX &&
 		     cl->hstate[op->handle]))
@@ -513,7 +586,8 @@ static inline bool client_step(struct client *cl)
 		note_latency(s, t0 - cl->prev_start_ns);
 	cl->prev_start_ns = t0;
 
-	if (likely(op_is_timed(op->type))) /* a Sleep is no stall */
+	/* a Sleep is no stall, nor an op that is not run */
+	if (likely(cl->timed >> op->type & 1))
 		__atomic_store_n(&s->op_start_ns, t0, __ATOMIC_RELEASE);
 	hp = handle_of(cl, op->handle);
 	old = *hp;
@@ -522,16 +596,20 @@ static inline bool client_step(struct client *cl)
 		rc = handle_done(cl, op, rc, old);
 	t1 = clock_ns();
 	/* tell the watchdog: a slow op's measured time first (a Sleep is
-	 * never slow: its op_is_timed is false), then that none is in
-	 * flight */
-	if (unlikely(t1 - t0 >= cl->slow_ns) && op_is_timed(op->type))
+	 * never slow, nor an op that is not run: not in cl->timed), then
+	 * that none is in flight */
+	if (unlikely(t1 - t0 >= cl->slow_ns) && (cl->timed >> op->type & 1))
 		note_slow(cl, t0, t1 - t0);
 	__atomic_store_n(&s->op_start_ns, 0, __ATOMIC_RELEASE);
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
-	if (likely(op_is_timed(op->type)))
+	if (likely(cl->timed >> op->type & 1))
 		record(cl, op, t0, t1 - t0);
+	else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
+		s->st.not_run[op->type]++;
+	if (unlikely(cl->paced))
+		paced_done(cl, op, due, t0, t1);
 	bytes = op->io_bytes[cl->cfg->fake_io];
 	s->bytes += bytes;
 	s->st.bytes[op->type] += bytes;
@@ -567,6 +645,7 @@ int client_loop(struct client *cls, int n)
 	for (int i = 0; i < n; i++) {
 		cls[i].slot->pid = (uint32_t)getpid();
 		cls[i].pass_start_ns = now;
+		cls[i].due_ns = now;
 		cls[i].gen = cls[i].hdr->gen;
 		cls[i].warm_ns = cls[i].hdr->warmup_end_ns;
 		cls[i].end_ns = cls[i].hdr->end_ns;

@@ -25,7 +25,9 @@ struct client {
 	const struct program *prog; /* = be.prog */
 	const struct backend *b;
 	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep and
-			     * --fake-io */
+			     * --fake-io, and its not-run ops */
+	uint32_t timed;	    /* bit t: op t is timed and recorded (not
+			     * Sleep, not an op the backend does not run) */
 	struct shm_hdr *hdr;
 	struct client_slot *slot;
 	be_handle *h;	/* what the backend opened: slot i is h[i + 1],
@@ -43,7 +45,17 @@ struct client {
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */
 	struct pace_rate rate;	      /* -R pacing state */
+	bool paced;	 /* -R or timestamps: response times (client_paced) */
+	uint64_t due_ns; /* timestamps: the previous line's intended start */
 };
+
+/*
+ * client_paced - whether a client of @cfg running @prog is paced: -R, or
+ * a loadfile with a timestamp (one that is not 0).  A paced client
+ * records each op's response time from its intended start (pace.h); an
+ * unpaced one has no intended start and records none.
+ */
+bool client_paced(const struct config *cfg, const struct program *prog);
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.

@@ -365,6 +365,35 @@ static void add_error(struct result *res, const char *msg)
 		res->errors[res->nerrors++] = strdup(msg);
 }
 
+/* A paced run (client_paced: -R, or a loadfile with timestamps): the
+ * response times of its paced clients, as the tables' ops (the measured
+ * phase, slots of the last generation). */
+static void fill_resp(struct runner *r)
+{
+	const struct config *cfg = r->cfg;
+	struct result_resp *rr = &r->res->resp;
+
+	/* the programs the clients run: process p runs p mod nprogs */
+	for (int p = 0; p < r->nprogs && p < cfg->nprocs; p++)
+		rr->valid = rr->valid || client_paced(cfg, r->progs[p]);
+	if (!rr->valid)
+		return;
+	rr->pacing = cfg->target_rate > 0 ? RESP_RATE : RESP_TIMESTAMPS;
+	rr->late_ms = (double)RESP_LATE_NS / 1e6;
+	for (int i = 0; i < cfg->nclients; i++) {
+		const struct stats *st = &slot(r, i)->st;
+
+		if (slot(r, i)->gen != r->shm->hdr.gen || !st->nresp)
+			continue;
+		for (int o = 0; o < OP_NR; o++) {
+			rr->late[o] += st->late[o];
+			if (st->late_max[o] > rr->late_max_ns[o])
+				rr->late_max_ns[o] = st->late_max[o];
+			hist_add(&rr->h[o], &st->resp[o]);
+		}
+	}
+}
+
 /* Merge the client slots into the result: the measured phase only. */
 static int fill_result(struct runner *r)
 {
@@ -401,6 +430,7 @@ static int fill_result(struct runner *r)
 			rc->max_ns[o] = h->max;
 			ro->errors += s->st.errors[o];
 			ro->bytes += s->st.bytes[o];
+			ro->not_run += s->st.not_run[o];
 			if (h->count && (!ro->h.count || h->max > ro->h.max)) {
 				free(ro->max_path);
 				ro->max_client = i;
@@ -419,8 +449,16 @@ static int fill_result(struct runner *r)
 		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
 			res->warn_msgs[res->nwarn_msgs++] = strdup(s->warn_msg);
 	}
+	for (int o = 0; o < OP_NR; o++) {
+		const char *why = be_not_run(r->b, o);
+
+		if (res->op[o].not_run && why &&
+		    !(res->op[o].not_run_why = strdup(why)))
+			return -1;
+	}
 	for (int i = 0; i < r->ndeaths; i++)
 		add_error(res, r->deaths[i]);
+	fill_resp(r);
 	ticks_fill(r->ticks, res, bytes);
 	return 0;
 }

@@ -102,6 +102,9 @@ struct client_slot {
 	volatile uint64_t tick_op_max[OP_NR];
 	uint64_t max_start_ns[OP_NR];
 	uint32_t max_pc[OP_NR];
+	/* a paced client: the longest response time since the parent last
+	 * took it (exchange), per op */
+	volatile uint64_t tick_resp_max[OP_NR];
 
 	/* the first warning and the fatal error, as text */
 	volatile uint64_t nwarn;

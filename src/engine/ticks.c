@@ -117,6 +117,34 @@ static void print_cleanup(struct ticks *t, double secs, int not_done)
 	}
 }
 
+/* The response times of a paced run's interval: per op, the count, the
+ * exact max (the clients' tick_resp_max) and p99 of those that ended in
+ * it, and its late starts. */
+static void add_resp(struct ticks *t, struct result_point *p)
+{
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *s = slot(t, i);
+
+		for (int o = 0; o < OP_NR; o++) {
+			uint64_t m = __atomic_exchange_n(&s->tick_resp_max[o],
+							 0, __ATOMIC_RELAXED);
+
+			if (m > p->resp_max_ns[o])
+				p->resp_max_ns[o] = m;
+		}
+	}
+	for (int o = 0; o < OP_NR; o++) {
+		const struct stats *a = t->cum_now, *b = t->cum_prev;
+
+		hist_sub(&t->d, &a->resp[o], &b->resp[o]);
+		t->d.max = p->resp_max_ns[o];
+		p->resp_count[o] = t->d.count;
+		p->resp_p99_ns[o] = hist_value_at(&t->d, 99);
+		p->late[o] = a->late[o] > b->late[o] ? a->late[o] - b->late[o]
+						     : 0;
+	}
+}
+
 /* Add one interval to the time series: lines and bytes done, dbench's
  * latency figure @lat, and per op the count, exact max and p99 of the
  * calls that ended in it (from the difference of the merged cumulative
@@ -154,6 +182,8 @@ static void add_point(struct ticks *t, uint64_t now, uint64_t lines,
 		p.count[o] = t->d.count;
 		p.p99_ns[o] = hist_value_at(&t->d, 99);
 	}
+	if (t->cum_now->nresp || t->cum_prev->nresp)
+		add_resp(t, &p);
 	tmp = t->cum_prev;
 	t->cum_prev = t->cum_now;
 	t->cum_now = tmp;
@@ -212,9 +242,12 @@ static void end_warmup(struct ticks *t, uint64_t now)
 		struct client_slot *sl = slot(t, i);
 
 		__atomic_exchange_n(&sl->tick_max_ns, 0, __ATOMIC_RELAXED);
-		for (int o = 0; o < OP_NR; o++)
+		for (int o = 0; o < OP_NR; o++) {
 			__atomic_exchange_n(&sl->tick_op_max[o], 0,
 					    __ATOMIC_RELAXED);
+			__atomic_exchange_n(&sl->tick_resp_max[o], 0,
+					    __ATOMIC_RELAXED);
+		}
 	}
 	/* the series counts the execute phase's ops and bytes from zero;
 	 * its lines go on from the count just sampled (reading the slots

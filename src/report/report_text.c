@@ -115,13 +115,15 @@ static const char *our_label(int op, char buf[16])
 	return buf;
 }
 
-static void percentile_table(FILE *f, const struct result *r,
-			     const struct report_pcts *pc)
+/* The rows of a percentile table under its header @head (12 columns):
+ * per op its histogram @h[op] (NULL: no row). */
+static void hist_table(FILE *f, const char *head, const struct hist *const *h,
+		       const struct report_pcts *pc)
 {
 	char label[16];
 	int width = 12 + 1 + 10 + 10 * (pc->n + 2);
 
-	fprintf(f, TXT_PCT_TABLE "        Count      Mean");
+	fprintf(f, "%-13s %10s %9s", head, "Count", "Mean");
 	for (int k = 0; k < pc->n; k++) {
 		snprintf(label, sizeof(label), "p%g", pc->p[k]);
 		fprintf(f, " %9s", label);
@@ -131,17 +133,77 @@ static void percentile_table(FILE *f, const struct result *r,
 		fputc('=', f);
 	fputc('\n', f);
 	for (int i = 0; i < OP_NR; i++) {
-		const struct hist *h = &r->op[i].h;
-
-		if (!h->count || !op_is_timed(i))
+		if (!h[i] || !h[i]->count || !op_is_timed(i))
 			continue;
 		fprintf(f, " %-12s %10" PRIu64 " %9.3f", our_label(i, label),
-			h->count, hist_mean(h) / 1e6);
+			h[i]->count, hist_mean(h[i]) / 1e6);
 		for (int k = 0; k < pc->n; k++)
-			fprintf(f, " %9.3f", ms(hist_value_at(h, pc->p[k])));
-		fprintf(f, " %9.3f\n", ms(h->max));
+			fprintf(f, " %9.3f", ms(hist_value_at(h[i], pc->p[k])));
+		fprintf(f, " %9.3f\n", ms(h[i]->max));
 	}
+}
+
+static void percentile_table(FILE *f, const struct result *r,
+			     const struct report_pcts *pc)
+{
+	const struct hist *h[OP_NR];
+
+	for (int i = 0; i < OP_NR; i++)
+		h[i] = &r->op[i].h;
+	hist_table(f, TXT_PCT_TABLE, h, pc);
 	fprintf(f, "\n");
+}
+
+/* The intended starts of a paced run, in words: "-R 5 MB/s", ... */
+static void pacing_words(FILE *f, const struct result *r)
+{
+	if (r->resp.pacing == RESP_RATE)
+		fprintf(f, "the byte schedule of -R %g MB/s",
+			r->cfg.target_rate);
+	else
+		fprintf(f, "the loadfile's timestamps");
+}
+
+/*
+ * A paced run: the response times (from each op's intended start to its
+ * end: the service time of the table above plus how late the op began),
+ * then its late starts, and the latest start of all.
+ */
+static void response_table(FILE *f, const struct result *r,
+			   const struct report_pcts *pc)
+{
+	const struct result_resp *rr = &r->resp;
+	const struct hist *h[OP_NR];
+	double late_ms[OP_NR];
+	uint64_t n = 0, late = 0, worst = 0;
+
+	for (int i = 0; i < OP_NR; i++) {
+		h[i] = &rr->h[i];
+		late_ms[i] = ms(rr->late_max_ns[i]);
+		if (!op_is_timed(i))
+			continue;
+		n += rr->h[i].count;
+		late += rr->late[i];
+		if (rr->late_max_ns[i] > worst)
+			worst = rr->late_max_ns[i];
+	}
+	hist_table(f, TXT_RESP_TABLE, h, pc);
+	fprintf(f, " from each op's intended start (");
+	pacing_words(f, r);
+	fprintf(f, "): its service time above plus how late it began\n");
+	fprintf(f, " Late starts: %" PRIu64 " of %" PRIu64 " op%s began more "
+		"than %g ms after the intended start", late, n,
+		n == 1 ? "" : "s", rr->late_ms);
+	if (late) {
+		uint64_t cnt[OP_NR];
+
+		for (int i = 0; i < OP_NR; i++)
+			cnt[i] = op_is_timed(i) ? rr->late[i] : 0;
+		fputs(" (", f);
+		report_stall_ops(f, cnt, late_ms);
+		fputs(")", f);
+	}
+	fprintf(f, "; the latest began %.3f ms late\n\n", ms(worst));
 }
 
 /* A string of the result (a path, a stack, a message: from a JSON file,
@@ -165,6 +227,32 @@ static void warnings(FILE *f, const struct result *r)
 	for (int i = 0; i < r->nwarn_msgs; i++) {
 		fprintf(f, "   ");
 		safe(f, r->warn_msgs[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n");
+}
+
+/* The ops the backend cannot execute (backend.h: not_run): how many lines
+ * of each, and why.  Not timed, so not in the tables.  (Never the word
+ * of dbench's progress lines: "not run".) */
+static void not_run(FILE *f, const struct result *r)
+{
+	uint64_t total = 0;
+	char label[16];
+
+	for (int i = 0; i < OP_NR; i++)
+		total += r->op[i].not_run;
+	if (!total)
+		return;
+	fprintf(f, TXT_NOT_RUN ": %" PRIu64 " line%s of ops the backend "
+		"cannot do (counted, not timed, not in the tables)\n", total,
+		total == 1 ? "" : "s");
+	for (int i = 0; i < OP_NR; i++) {
+		if (!r->op[i].not_run)
+			continue;
+		fprintf(f, " %-12s %10" PRIu64 "  ", our_label(i, label),
+			r->op[i].not_run);
+		safe(f, r->op[i].not_run_why ? r->op[i].not_run_why : "?");
 		fputc('\n', f);
 	}
 	fprintf(f, "\n");
@@ -482,6 +570,10 @@ void report_text_run(FILE *f, const struct result *r,
 	status_line(f, r);
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
 		percentile_table(f, r, pcts ? pcts : &default_pcts);
+	if (!cfg->machine && !cfg->no_percentiles && r->resp.valid)
+		response_table(f, r, pcts ? pcts : &default_pcts);
+	if (!cfg->machine)
+		not_run(f, r);
 	if (r->nwarn && !cfg->machine)
 		warnings(f, r);
 	if ((r->stalls.total || r->stalls.warmup_total) && !cfg->machine) {
@@ -581,6 +673,45 @@ static void median_table(FILE *f, struct result *const *rs, int n, double *v)
 	fprintf(f, "\n");
 }
 
+/* The spread of a paced run's response times (when every run has them):
+ * per op p99 and max, and the late starts of all ops. */
+static void spread_resp(FILE *f, struct result *const *rs, int n, double *v)
+{
+	char label[64];
+
+	for (int i = 0; i < n; i++) {
+		if (!rs[i]->resp.valid)
+			return;
+	}
+	for (int op = 0; op < OP_NR; op++) {
+		static const struct {
+			const char *name;
+			double p;
+		} m[] = { { "response p99", 99 }, { "response max", 100 } };
+		bool all = op_is_timed(op);
+
+		for (int i = 0; i < n; i++)
+			all = all && rs[i]->resp.h[op].count;
+		if (!all)
+			continue;
+		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+			for (int i = 0; i < n; i++)
+				v[i] = ms(hist_value_at(&rs[i]->resp.h[op],
+							m[k].p));
+			snprintf(label, sizeof(label), "%s: %s ms",
+				 op_info[op].label, m[k].name);
+			spread_row(f, label, v, n);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		v[i] = 0;
+		for (int op = 0; op < OP_NR; op++)
+			v[i] += op_is_timed(op) ? (double)rs[i]->resp.late[op]
+						: 0;
+	}
+	spread_row(f, "late starts", v, n);
+}
+
 void report_spread(FILE *f, struct result *const *rs, int n)
 {
 	const struct config *cfg = &rs[0]->cfg;
@@ -622,6 +753,7 @@ void report_spread(FILE *f, struct result *const *rs, int n)
 			spread_row(f, label, v, n);
 		}
 	}
+	spread_resp(f, rs, n, v);
 	fprintf(f,
 		"The table and the last line below are not one run's: "
 		"each figure is its\nmedian over the %d runs (per op: the "

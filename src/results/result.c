@@ -42,6 +42,30 @@ const char *const psi_name[PSI_NR] = {
 #undef X
 };
 
+static const char *const pacing_name[] = {
+#define X(id, name) [id] = name,
+	RESP_PACING_LIST(X)
+#undef X
+};
+
+#define NPACING (sizeof(pacing_name) / sizeof(pacing_name[0]))
+
+const char *resp_pacing_name(enum resp_pacing p)
+{
+	return (size_t)p < NPACING ? pacing_name[p] : "rate";
+}
+
+bool resp_pacing_parse(const char *s, enum resp_pacing *out)
+{
+	for (size_t i = 0; s && i < NPACING; i++) {
+		if (!strcmp(s, pacing_name[i])) {
+			*out = (enum resp_pacing)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 struct result *result_new(void)
 {
 	struct result *r = calloc(1, sizeof(*r));
@@ -86,6 +110,7 @@ void result_free(struct result *r)
 	for (int i = 0; i < OP_NR; i++) {
 		free(r->op[i].max_file);
 		free(r->op[i].max_path);
+		free(r->op[i].not_run_why);
 	}
 	free(r->clients);
 	for (int i = 0; i < r->nwarn_msgs; i++)
@@ -117,6 +142,12 @@ static void merge_points(struct result_point *a, const struct result_point *b)
 		/* the worse half's p99: an upper bound of the merged p99 */
 		if (b->p99_ns[i] > a->p99_ns[i])
 			a->p99_ns[i] = b->p99_ns[i];
+		a->resp_count[i] += b->resp_count[i];
+		if (b->resp_max_ns[i] > a->resp_max_ns[i])
+			a->resp_max_ns[i] = b->resp_max_ns[i];
+		if (b->resp_p99_ns[i] > a->resp_p99_ns[i])
+			a->resp_p99_ns[i] = b->resp_p99_ns[i];
+		a->late[i] += b->late[i];
 	}
 }
 

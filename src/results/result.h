@@ -53,6 +53,10 @@ struct result_op {
 	uint32_t max_line;	/* loadfile line */
 	char *max_file;		/* loadfile name */
 	char *max_path;		/* real path(s) it worked on */
+	/* lines of the op the backend cannot execute (backend.h: not_run):
+	 * counted, never timed, so not in h; and why, or NULL */
+	uint64_t not_run;
+	char *not_run_why;
 };
 
 /* One client, for --per-client-results. */
@@ -75,6 +79,13 @@ struct result_point {
 	uint64_t count[OP_NR];
 	uint64_t max_ns[OP_NR];
 	uint64_t p99_ns[OP_NR];
+	/* a paced run (result.resp.valid): per op, the response times of
+	 * the ops that ended in it (count, exact max, p99) and its late
+	 * starts */
+	uint64_t resp_count[OP_NR];
+	uint64_t resp_max_ns[OP_NR];
+	uint64_t resp_p99_ns[OP_NR];
+	uint64_t late[OP_NR];
 };
 
 /* The figures of one PSI resource, once: the struct and the JSON keys
@@ -251,6 +262,39 @@ static inline bool result_disturbed(const struct result_disturb *d)
 			    d->steal_pct >= DISTURB_STEAL_PCT);
 }
 
+/* How a paced run was paced: its ops' intended starts (docs/design.md
+ * §5), and the names of the JSON result. */
+#define RESP_PACING_LIST(X)                                                   \
+	X(RESP_RATE, "rate")             /* -R: the byte schedule */          \
+	X(RESP_TIMESTAMPS, "timestamps") /* the loadfile's timestamps */
+
+enum resp_pacing {
+#define X(id, name) id,
+	RESP_PACING_LIST(X)
+#undef X
+};
+
+/* resp_pacing_name - "rate", "timestamps" */
+const char *resp_pacing_name(enum resp_pacing p);
+
+/* resp_pacing_parse - the pacing named @s into @out; false: no such */
+bool resp_pacing_parse(const char *s, enum resp_pacing *out);
+
+/*
+ * Response time of a paced run (-R, loadfile timestamps): per op, from
+ * each op's intended start to its end, over the measured phase, all
+ * paced clients merged; and its late starts.  An unpaced run has no
+ * intended start and valid false: no figures at all (not zeros).
+ */
+struct result_resp {
+	bool valid;
+	enum resp_pacing pacing;
+	double late_ms;		  /* a start later than this is late */
+	struct hist h[OP_NR];	  /* response times, ns */
+	uint64_t late[OP_NR];	  /* late starts */
+	uint64_t late_max_ns[OP_NR]; /* the largest lateness */
+};
+
 struct result {
 	/* what ran */
 	char *tool;		/* "dbench-ng", or "dbench" for a 4.0 log */
@@ -287,6 +331,9 @@ struct result {
 
 	/* what else the machine did meanwhile (disturb.c) */
 	struct result_disturb disturb;
+
+	/* response times of a paced run */
+	struct result_resp resp;
 
 	/* the time series: at most RESULT_MAX_POINTS intervals; when full,
 	 * neighbours are merged and the interval doubles */

@@ -230,12 +230,78 @@ static void read_env(struct reader *rd, json_t *e, struct result_env *env)
 	}
 }
 
-static void read_op(struct reader *rd, json_t *o, struct result *r)
+/* The histogram object @lat, key @key ("lat_ns", "resp_ns") of op @op,
+ * into @h, whose count the caller set. */
+static void read_hist(struct reader *rd, json_t *lat, const char *key, int op,
+		      struct hist *h, bool has_bins)
 {
-	json_t *lat, *bins, *mx, *pair, *name = json_object_get(o, "name");
-	struct result_op *ro;
+	char w[32];
+	json_t *bins, *pair;
 	uint64_t n = 0;
 	size_t i;
+
+	snprintf(w, sizeof(w), "ops[].%s.", key);
+	h->min = get_u64(rd, lat, w, "min");
+	h->max = get_u64(rd, lat, w, "max");
+	h->sum = get_u64(rd, lat, w, "sum");
+	h->overflow = get_u64(rd, lat, w, "overflow");
+	bins = get(rd, lat, w, "bins", JSON_ARRAY);
+	json_array_foreach(bins, i, pair) {
+		json_t *lo = json_array_get(pair, 0), *c = json_array_get(pair, 1);
+		unsigned int b;
+
+		if (!json_is_integer(lo) || !json_is_integer(c) ||
+		    json_integer_value(lo) < 0 || json_integer_value(c) < 0 ||
+		    (uint64_t)json_integer_value(lo) >= HIST_LIMIT) {
+			rerr(rd, "ops[%s].%s.bins[%zu] is not a pair of "
+			     "non-negative integers in range", op_info[op].label,
+			     key, i);
+			return;
+		}
+		b = hist_index((uint64_t)json_integer_value(lo));
+		if (hist_bucket_lo(b) != (uint64_t)json_integer_value(lo)) {
+			rerr(rd, "ops[%s].%s.bins[%zu]: %lld is not the "
+			     "start of a bucket", op_info[op].label, key, i,
+			     (long long)json_integer_value(lo));
+			return;
+		}
+		h->bins[b] += (uint64_t)json_integer_value(c);
+		n += (uint64_t)json_integer_value(c);
+	}
+	if (has_bins && n + h->overflow != h->count)
+		rerr(rd, "ops[%s]%s: the bins hold %llu values, count is %llu",
+		     op_info[op].label, strcmp(key, "lat_ns") ? ".resp_ns" : "",
+		     (unsigned long long)(n + h->overflow),
+		     (unsigned long long)h->count);
+}
+
+/* An op's response times: optional, and only in a paced run's result
+ * (its "response" object, read first). */
+static void read_resp_op(struct reader *rd, json_t *o, struct result *r,
+			 int op)
+{
+	json_t *rt = json_object_get(o, "resp_ns");
+	struct result_resp *rr = &r->resp;
+	const char *w = "ops[].resp_ns.";
+
+	if (!rt)
+		return;
+	if (!json_is_object(rt) || !rr->valid) {
+		rerr(rd, "ops[%s].resp_ns: %s", op_info[op].label,
+		     rr->valid ? "not an object"
+			       : "response times without a 'response' object");
+		return;
+	}
+	rr->h[op].count = get_u64(rd, rt, w, "count");
+	rr->late[op] = get_u64(rd, rt, w, "late_starts");
+	rr->late_max_ns[op] = get_u64(rd, rt, w, "late_max_ns");
+	read_hist(rd, rt, "resp_ns", op, &rr->h[op], true);
+}
+
+static void read_op(struct reader *rd, json_t *o, struct result *r)
+{
+	json_t *lat, *mx, *name = json_object_get(o, "name");
+	struct result_op *ro;
 	int op;
 
 	if (!json_is_string(name) ||
@@ -252,40 +318,18 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 	ro->h.count = get_u64(rd, o, "ops[].", "count");
 	ro->errors = get_u64(rd, o, "ops[].", "errors");
 	ro->bytes = get_u64(rd, o, "ops[].", "bytes");
+	if (json_object_get(o, "not_executed")) { /* optional */
+		ro->not_run = get_u64(rd, o, "ops[].", "not_executed");
+		ro->not_run_why = get_str(rd, o, "ops[].",
+					  "not_executed_reason");
+	}
 	lat = get(rd, o, "ops[].", "lat_ns", JSON_OBJECT);
 	if (!lat)
 		return;
-	ro->h.min = get_u64(rd, lat, "ops[].lat_ns.", "min");
-	ro->h.max = get_u64(rd, lat, "ops[].lat_ns.", "max");
-	ro->h.sum = get_u64(rd, lat, "ops[].lat_ns.", "sum");
-	ro->h.overflow = get_u64(rd, lat, "ops[].lat_ns.", "overflow");
-	bins = get(rd, lat, "ops[].lat_ns.", "bins", JSON_ARRAY);
-	json_array_foreach(bins, i, pair) {
-		json_t *lo = json_array_get(pair, 0), *c = json_array_get(pair, 1);
-		unsigned int b;
-
-		if (!json_is_integer(lo) || !json_is_integer(c) ||
-		    json_integer_value(lo) < 0 || json_integer_value(c) < 0 ||
-		    (uint64_t)json_integer_value(lo) >= HIST_LIMIT) {
-			rerr(rd, "ops[%s].lat_ns.bins[%zu] is not a pair of "
-			     "non-negative integers in range", op_info[op].label,
-			     i);
-			return;
-		}
-		b = hist_index((uint64_t)json_integer_value(lo));
-		if (hist_bucket_lo(b) != (uint64_t)json_integer_value(lo)) {
-			rerr(rd, "ops[%s].lat_ns.bins[%zu]: %lld is not the "
-			     "start of a bucket", op_info[op].label, i,
-			     (long long)json_integer_value(lo));
-			return;
-		}
-		ro->h.bins[b] += (uint64_t)json_integer_value(c);
-		n += (uint64_t)json_integer_value(c);
-	}
-	if (r->has_bins && n + ro->h.overflow != ro->h.count)
-		rerr(rd, "ops[%s]: the bins hold %llu values, count is %llu",
-		     op_info[op].label, (unsigned long long)(n + ro->h.overflow),
-		     (unsigned long long)ro->h.count);
+	read_hist(rd, lat, "lat_ns", op, &ro->h, r->has_bins);
+	if (rd->failed)
+		return;
+	read_resp_op(rd, o, r, op);
 	mx = json_object_get(o, "max_op");
 	if (json_is_object(mx)) {
 		json_t *v = json_object_get(mx, "client");
@@ -340,6 +384,46 @@ static void read_clients(struct reader *rd, json_t *a, struct result *r)
 	}
 }
 
+/* A paced run's point: "resp_ops", optional (absent in older results
+ * and in unpaced runs), [count, max_ns, p99_ns, late] per op. */
+static void read_point_resp(struct reader *rd, json_t *x, size_t i,
+			    struct result_point *p)
+{
+	json_t *ops = json_object_get(x, "resp_ops"), *v;
+	const char *k;
+
+	if (!ops)
+		return;
+	if (!json_is_object(ops)) {
+		rerr(rd, "time_series.points[%zu].resp_ops is not an object",
+		     i);
+		return;
+	}
+	json_object_foreach(ops, k, v) {
+		int op = op_by_label(k);
+		uint64_t f[4];
+
+		for (size_t j = 0; j < 4; j++) {
+			json_t *e = json_array_get(v, j);
+
+			f[j] = json_is_integer(e) && json_integer_value(e) >= 0
+				       ? (uint64_t)json_integer_value(e)
+				       : UINT64_MAX;
+		}
+		if (op < 0 || json_array_size(v) != 4 || f[0] == UINT64_MAX ||
+		    f[1] == UINT64_MAX || f[2] == UINT64_MAX ||
+		    f[3] == UINT64_MAX) {
+			rerr(rd, "time_series.points[%zu].resp_ops.%s is not "
+			     "[count, max_ns, p99_ns, late]", i, k);
+			return;
+		}
+		p->resp_count[op] = f[0];
+		p->resp_max_ns[op] = f[1];
+		p->resp_p99_ns[op] = f[2];
+		p->late[op] = f[3];
+	}
+}
+
 static void read_series(struct reader *rd, json_t *ts, struct result *r)
 {
 	json_t *pts, *x;
@@ -376,6 +460,7 @@ static void read_series(struct reader *rd, json_t *ts, struct result *r)
 			p.p99_ns[op] = (uint64_t)json_integer_value(
 				json_array_get(v, 2));
 		}
+		read_point_resp(rd, x, i, &p);
 		if (rd->failed || result_add_point(r, &p)) {
 			rerr(rd, "out of memory");
 			return;
@@ -658,6 +743,34 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 	read_offcpu_run(rd, o, &st->offcpu);
 }
 
+/* A paced run's "response" object; absent in unpaced runs and older
+ * results (no response times at all).  Its totals are derived again
+ * from the ops, not read. */
+static void read_resp(struct reader *rd, json_t *o, struct result *r)
+{
+	struct result_resp *rr = &r->resp;
+	const char *w = "response.";
+
+	if (!o)
+		return;
+	if (!json_is_object(o)) {
+		rerr(rd, "field 'response' is not an object");
+		return;
+	}
+	if (!resp_pacing_parse(json_string_value(json_object_get(o, "pacing")),
+			       &rr->pacing)) {
+		rerr(rd, "field 'response.pacing' is not rate or timestamps");
+		return;
+	}
+	rr->late_ms = get_num(rd, o, w, "late_ms");
+	if (!(rr->late_ms >= 0))
+		rerr(rd, "field 'response.late_ms' is negative");
+	if (!r->has_bins)
+		rerr(rd, "field 'response': response times without the "
+			 "histograms (has_bins is false)");
+	rr->valid = true;
+}
+
 int result_parse_json(const char *name, const char *text, size_t len,
 		      struct result **out, char *err, size_t errlen)
 {
@@ -719,6 +832,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 					    r->warn_msgs, RESULT_MAX_MSGS);
 	}
 	r->has_bins = get_bool(&rd, doc, "", "has_bins");
+	read_resp(&rd, json_object_get(doc, "response"), r);
 	ops = get(&rd, doc, "", "ops", JSON_ARRAY);
 	json_array_foreach(ops, i, v) {
 		if (!json_is_object(v)) {

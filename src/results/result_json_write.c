@@ -118,18 +118,13 @@ static double hist_stddev(const struct hist *h)
 	return n > 1 ? sqrt(acc / (double)(n - 1)) : 0;
 }
 
-static json_t *op_json(const struct result *r, int i)
+/* A histogram's object: "lat_ns" (service time) or "resp_ns" (response
+ * time) of an op. */
+static json_t *hist_json(const struct result *r, const struct hist *h)
 {
-	const struct result_op *ro = &r->op[i];
-	const struct hist *h = &ro->h;
-	json_t *o = json_object(), *lat = json_object(), *p = json_object();
-	json_t *bins = json_array(), *mx = json_object();
+	json_t *lat = json_object(), *p = json_object(), *bins = json_array();
 	char key[32];
 
-	set(o, "name", json_string(op_info[i].label));
-	set(o, "count", u64(h->count));
-	set(o, "errors", u64(ro->errors));
-	set(o, "bytes", u64(ro->bytes));
 	set(lat, "min", u64(h->count ? h->min : 0));
 	set(lat, "mean", json_real(hist_mean(h)));
 	set(lat, "stddev", json_real(r->has_bins ? hist_stddev(h) : 0));
@@ -155,7 +150,32 @@ static json_t *op_json(const struct result *r, int i)
 	set(lat, "percentiles", p);
 	set(lat, "overflow", u64(h->overflow));
 	set(lat, "bins", bins);
-	set(o, "lat_ns", lat);
+	return lat;
+}
+
+static json_t *op_json(const struct result *r, int i)
+{
+	const struct result_op *ro = &r->op[i];
+	const struct hist *h = &ro->h;
+	json_t *o = json_object(), *mx = json_object();
+
+	set(o, "name", json_string(op_info[i].label));
+	set(o, "count", u64(h->count));
+	set(o, "errors", u64(ro->errors));
+	set(o, "bytes", u64(ro->bytes));
+	if (ro->not_run) { /* optional: only an op the backend cannot run */
+		set(o, "not_executed", u64(ro->not_run));
+		set(o, "not_executed_reason", str_or_null(ro->not_run_why));
+	}
+	set(o, "lat_ns", hist_json(r, h));
+	if (r->resp.valid && r->resp.h[i].count) {
+		json_t *rt = hist_json(r, &r->resp.h[i]);
+
+		set(rt, "count", u64(r->resp.h[i].count));
+		set(rt, "late_starts", u64(r->resp.late[i]));
+		set(rt, "late_max_ns", u64(r->resp.late_max_ns[i]));
+		set(o, "resp_ns", rt);
+	}
 	set(mx, "at_s", ro->max_client >= 0 ? json_real(ro->max_at_s)
 					    : json_null());
 	set(mx, "client", ro->max_client >= 0 ? json_integer(ro->max_client)
@@ -195,6 +215,27 @@ static json_t *clients_json(const struct result *r)
 	return a;
 }
 
+/* A paced run's point: per op, its response times' count, max and p99,
+ * and its late starts */
+static json_t *series_resp(const struct result_point *p)
+{
+	json_t *ops = json_object();
+
+	for (int i = 0; i < OP_NR; i++) {
+		json_t *v;
+
+		if (!p->resp_count[i] && !p->resp_max_ns[i] && !p->late[i])
+			continue;
+		v = json_array();
+		json_array_append_new(v, u64(p->resp_count[i]));
+		json_array_append_new(v, u64(p->resp_max_ns[i]));
+		json_array_append_new(v, u64(p->resp_p99_ns[i]));
+		json_array_append_new(v, u64(p->late[i]));
+		set(ops, op_info[i].label, v);
+	}
+	return ops;
+}
+
 static json_t *series_json(const struct result *r)
 {
 	json_t *o = json_object(), *pts = json_array();
@@ -224,9 +265,14 @@ static json_t *series_json(const struct result *r)
 			set(ops, op_info[i].label, v);
 		}
 		set(x, "ops", ops);
+		if (r->resp.valid)
+			set(x, "resp_ops", series_resp(p));
 		json_array_append_new(pts, x);
 	}
 	set(o, "op_fields", json_pack("[sss]", "count", "max_ns", "p99_ns"));
+	if (r->resp.valid)
+		set(o, "resp_op_fields",
+		    json_pack("[ssss]", "count", "max_ns", "p99_ns", "late"));
 	set(o, "points", pts);
 	return o;
 }
@@ -444,6 +490,24 @@ static json_t *stalls_json(const struct result_stalls *st)
 	return o;
 }
 
+/* A paced run: how it was paced, the tolerance of a late start, and the
+ * totals over the ops (per op: ops[].resp_ns) */
+static json_t *resp_json(const struct result_resp *rr)
+{
+	json_t *o = json_object();
+	uint64_t n = 0, late = 0;
+
+	for (int i = 0; i < OP_NR; i++) {
+		n += rr->h[i].count;
+		late += rr->late[i];
+	}
+	set(o, "pacing", json_string(resp_pacing_name(rr->pacing)));
+	set(o, "late_ms", json_real(rr->late_ms));
+	set(o, "ops", u64(n));
+	set(o, "late_starts", u64(late));
+	return o;
+}
+
 static json_t *strings(char *const *v, int n)
 {
 	json_t *a = json_array();
@@ -485,7 +549,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "summary", sum);
 	set(o, "has_bins", json_boolean(r->has_bins));
 	for (int i = 0; i < OP_NR; i++) {
-		if (r->op[i].h.count || r->op[i].errors)
+		if (r->op[i].h.count || r->op[i].errors || r->op[i].not_run)
 			json_array_append_new(ops, op_json(r, i));
 	}
 	set(o, "ops", ops);
@@ -493,6 +557,8 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "time_series", series_json(r));
 	set(o, "stalls", stalls_json(&r->stalls));
 	set(o, "disturbance", disturb_json(&r->disturb));
+	if (r->resp.valid)
+		set(o, "response", resp_json(&r->resp));
 	return o;
 }
 

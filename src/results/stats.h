@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * stats.h - what one client measured: a latency histogram and an error
- * count per operation.  Plain data, no pointers: it lives in shared memory
+ * count per operation, and the lines of the ops its backend cannot run.  Plain data, no pointers: it lives in shared memory
  * and merges by addition.
  */
 #ifndef DBNG_STATS_H
@@ -14,12 +14,53 @@ struct stats {
 	uint64_t errors[OP_NR]; /* results that differed from the status */
 	uint64_t bytes[OP_NR];	/* payload bytes (ReadX, WriteX) */
 	struct hist op[OP_NR];
+	uint64_t not_run[OP_NR]; /* lines of ops the backend cannot execute
+				  * (backend.h: not_run): counted, not timed */
+
+	/* A paced client's (-R, loadfile timestamps) response times: from
+	 * each op's intended start (pace.h) to its end (docs/design.md §5).
+	 * nresp counts them all: while it is 0 nothing below was written,
+	 * and the merge and the reset leave those pages untouched. */
+	uint64_t nresp;
+	uint64_t late[OP_NR];	  /* started more than RESP_LATE_NS late */
+	uint64_t late_max[OP_NR]; /* the largest lateness, ns */
+	struct hist resp[OP_NR];
 };
+
+/* An op that started more than this after its intended start is a late
+ * start (docs/design.md §5): far above a timer's oversleep and the
+ * scheduling noise of a busy machine, far below the stalls that make
+ * ops queue. */
+#define RESP_LATE_NS 10000000ULL
 
 /* stats_reset - make @st empty; all-zero memory is already empty. */
 void stats_reset(struct stats *st);
 
-/* stats_add - @dst += @src. */
+/* stats_add - @dst += @src (exact: sums, and the max of the maxima). */
 void stats_add(struct stats *dst, const struct stats *src);
+
+/*
+ * stats_record_resp - a paced op @op due at @due started at @t0 and ended
+ * at @t1: its response time t1 - due into resp[op] (its service time,
+ * t1 - t0, plus how late it started; an op that started before it was due
+ * (a wait cut short) is measured from its start), and a late start when
+ * it started more than RESP_LATE_NS after @due.  Returns the response
+ * time.
+ */
+static inline uint64_t stats_record_resp(struct stats *st, int op,
+					 uint64_t due, uint64_t t0,
+					 uint64_t t1)
+{
+	uint64_t late = t0 > due ? t0 - due : 0;
+	uint64_t r = t1 - t0 + late;
+
+	st->nresp++;
+	if (late > RESP_LATE_NS)
+		st->late[op]++;
+	if (late > st->late_max[op])
+		st->late_max[op] = late;
+	hist_record(&st->resp[op], r);
+	return r;
+}
 
 #endif

@@ -28,7 +28,9 @@
 
 /* the sections of report_text.c before the table */
 #define TXT_PCT_TABLE   " Latency ms"	       /* the percentile table */
+#define TXT_RESP_TABLE  " Response ms"	       /* a paced run's (resp) */
 #define TXT_UNEXPECTED  " Unexpected results"  /* then ": N (...)" */
+#define TXT_NOT_RUN     " Not run"	       /* then ": N lines ..." */
 #define TXT_INTERRUPTED "Interrupted by signal " /* then the number */
 #define TXT_RUN_FAILED  "Run failed "
 

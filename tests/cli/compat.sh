@@ -112,6 +112,12 @@ note "parsers: a good run"
 parsed_good "$TMP/p-good"
 echo "ok: $(tail -1 "$TMP/p-good")"
 
+note "parsers: a paced run (-R): its response-time table is ours too"
+"$DBNG" -t 2 --warmup 0 -R 20 -D "$PD" 2 >"$TMP/p-paced" 2>&1 || fail "run failed: $(tail "$TMP/p-paced")"
+grep -q '^ Response ms ' "$TMP/p-paced" || fail "no response-time table: $(cat "$TMP/p-paced")"
+parsed_good "$TMP/p-paced"
+echo "ok: $(tail -1 "$TMP/p-paced")"
+
 note "parsers: --help, --version and a usage error in the same log (LKP logs --help first)"
 { "$DBNG" --help; "$DBNG" --version; "$DBNG" --timelimit=abc 1; "$DBNG" --runs 0 1; "$DBNG" -t 1 --json - --runs 2 1
   "$DBNG" report --help; "$DBNG" compare --help; "$DBNG" check --help; cat "$TMP/p-good"; } >"$TMP/p-help" 2>&1 </dev/null

@@ -5,7 +5,7 @@
  * pre-registered metrics, by the thresholds otherwise); runs drawn from
  * one distribution are flagged at most at the documented rates; 1 vs 1
  * and 3 vs 3 say why significance cannot be judged; text logs, filters,
- * notes and the JSON report.
+ * notes and the JSON report; a paced run's response times.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -869,6 +869,31 @@ static void test_notes_and_filters(void **state)
 				    "backend"));
 	free(out);
 	cmp_free(rep);
+	/* runs that did not run the same ops (backend.h: not_run) */
+	assert_null(strstr(out = printed(rep = cmp_run(a, 2, b, 2, &o)),
+			   "did not run other ops"));
+	free(out);
+	cmp_free(rep);
+	for (int i = 0; i < 2; i++) {
+		b[i]->op[OP_LOCKX].not_run = 10;
+		b[i]->op[OP_FLUSH].not_run = 3;
+	}
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "note: 2 of the 4 runs did not run other "
+				    "ops than baseline run 1 (it ran every "
+				    "op): they measured another mix of ops"));
+	free(out);
+	cmp_free(rep);
+	a[0]->op[OP_LOCKX].not_run = 1;
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "note: 3 of the 4 runs did not run other "
+				    "ops than baseline run 1 (not run there: "
+				    "LockX)"));
+	free(out);
+	cmp_free(rep);
+	a[0]->op[OP_LOCKX].not_run = 0;
 	/* a baseline that does not record its version says so */
 	a[0]->cfg.backend_version = 0;
 	rep = cmp_run(a, 2, b, 2, &o);
@@ -1011,6 +1036,150 @@ static void test_exceedance_bins(void **state)
 	free_set(b, 2);
 }
 
+/*
+ * A paced run of @n WriteX of about 0.1 ms (service time); @nresp of them
+ * with a response time (all of them: @nresp = @n), of which @nlate began
+ * 200..500 ms late, queued behind a stall.  @paced false: an unpaced run.
+ */
+static struct result *paced_run(int n, int nresp, int nlate, bool paced)
+{
+	struct result *r = one_op_run(OP_WRITEX, n, 1e5, 0, 0, 100);
+
+	r->resp.valid = paced;
+	r->resp.pacing = RESP_TIMESTAMPS;
+	r->resp.late_ms = 10;
+	for (int i = 0; paced && i < nresp; i++) {
+		uint64_t late = i < nlate ? (uint64_t)(200e6 + 300e6 * i /
+						       nlate)
+					  : 0;
+
+		hist_record(&r->resp.h[OP_WRITEX],
+			    (uint64_t)(1e5 + 100000.0 * i / nresp) + late);
+		r->resp.late[OP_WRITEX] += late > 10000000;
+		if (late > r->resp.late_max_ns[OP_WRITEX])
+			r->resp.late_max_ns[OP_WRITEX] = late;
+	}
+	return r;
+}
+
+/* whether the printed table @out has a WriteX row of @metric with the
+ * verdict @verdict */
+static bool row_verdict(const char *out, const char *metric,
+			const char *verdict)
+{
+	char head[64];
+	const char *row, *end;
+
+	snprintf(head, sizeof(head), "\n WriteX       %-9s ", metric);
+	row = strstr(out, head);
+	if (!row)
+		return false;
+	end = strchr(row + 1, '\n');
+	return end && (size_t)(end - row) > strlen(verdict) &&
+	       !strncmp(end - strlen(verdict), verdict, strlen(verdict));
+}
+
+/*
+ * Response times are metrics where every run has them: the candidate's
+ * service times are the baseline's, but 100 of its 2000 WriteX per run
+ * queued behind a stall: rp99 and late regress, p99 does not.  The
+ * eligibility counts the ops with a response time; a side without
+ * response times leaves them out, with a note.
+ */
+static void test_response_metrics(void **state)
+{
+	struct result *a[5], *b[5];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	char *out, err[256];
+
+	(void)state;
+	assert_int_equal(cmp_filter_check("rp99,WriteX:late,resp_p99.9_ms,"
+					  "rmax,rp50",
+					  err, sizeof(err)),
+			 0);
+	for (int i = 0; i < 5; i++) {
+		a[i] = paced_run(2000, 2000, 0, true);
+		b[i] = paced_run(2000, 2000, 100 + 10 * i, true);
+	}
+	cmp_opts_default(&o);
+	o.metric_filter = "WriteX:p99,WriteX:rp99,WriteX:late";
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_non_null(rep);
+	out = printed(rep);
+	printf("%s", out);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_TEST);
+	assert_true(find_row(rep, "WriteX", "rp99", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(ri.base < 1 && ri.cand > 200);
+	assert_true(find_row(rep, "WriteX", "late", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(ri.base == 0 && ri.cand >= 50000);
+	assert_true(find_row(rep, "WriteX", "p99", &ri));
+	assert_int_equal(ri.verdict, 0);
+	assert_int_equal(cmp_verdict(rep), 1);
+	assert_non_null(strstr(cmp_reason(rep), "WriteX rp99"));
+	assert_null(strstr(out, "note: response times"));
+	free(out);
+	cmp_free(rep);
+
+	/* 500 response times per run (2000 service times): rp99 has too
+	 * few ops to decide, p99 does not */
+	for (int i = 0; i < 5; i++) {
+		result_free(b[i]);
+		b[i] = paced_run(2000, 500, 20, true);
+	}
+	o.metric_filter = "WriteX";
+	rep = cmp_run(a, 5, b, 5, &o);
+	out = printed(rep);
+	printf("%s", out);
+	assert_true(find_row(rep, "WriteX", "rp99", &ri));
+	assert_int_equal(ri.verdict, 0);
+	assert_true(row_verdict(out, "rp99", "few ops"));
+	assert_true(row_verdict(out, "p99", "no change"));
+	assert_true(find_row(rep, "WriteX", "rmax", &ri));
+	free(out);
+	cmp_free(rep);
+
+	/* an unpaced candidate: no response rows, a note */
+	for (int i = 0; i < 5; i++) {
+		result_free(b[i]);
+		b[i] = paced_run(2000, 0, 0, false);
+	}
+	o.metric_filter = NULL;
+	rep = cmp_run(a, 5, b, 5, &o);
+	out = printed(rep);
+	assert_false(find_row(rep, "WriteX", "rp99", &ri));
+	assert_false(find_row(rep, "WriteX", "late", &ri));
+	assert_true(find_row(rep, "WriteX", "p99", &ri));
+	assert_non_null(strstr(out, "note: response times (of paced runs: -R "
+				    "or loadfile timestamps) in 5 of 5 "
+				    "baseline and 0 of 5 candidate runs: "
+				    "compared only where every run has them, "
+				    "so not here\n"));
+	free(out);
+	cmp_free(rep);
+	/* paced otherwise */
+	for (int i = 0; i < 5; i++) {
+		result_free(b[i]);
+		b[i] = paced_run(2000, 2000, 0, true);
+		b[i]->resp.pacing = RESP_RATE;
+		b[i]->cfg.target_rate = 3;
+	}
+	rep = cmp_run(a, 5, b, 5, &o);
+	out = printed(rep);
+	assert_true(find_row(rep, "WriteX", "rp99", &ri));
+	assert_non_null(strstr(out, "note: 5 of the 10 paced runs were paced "
+				    "otherwise than the first of them (by "
+				    "the loadfile's timestamps): their "
+				    "intended starts differ\n"));
+	free(out);
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1025,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_exceedance_bins),
+		cmocka_unit_test(test_response_metrics),
 		cmocka_unit_test(test_few_ops_never_decide),
 		cmocka_unit_test(test_tied_percentiles),
 		cmocka_unit_test(test_headline),

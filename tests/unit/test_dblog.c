@@ -512,6 +512,71 @@ static void test_ng(void **state)
 	free(text);
 }
 
+/* dbench-ng's "Not run" section (ops the backend cannot execute) is read
+ * into the ops' not_run counts and reasons; a row it cannot read is named */
+static void test_ng_not_run(void **state)
+{
+	static const char sect[] =
+		" Not run: 44 lines of ops the backend cannot do (counted, "
+		"not timed, not in the tables)\n"
+		" LockX:               41  libsmbclient has no byte-range lock "
+		"call\n"
+		" Flush:                3  no flush\n"
+		"\n";
+	size_t len, at;
+	char *text = slurp("ng-interrupted.txt", &len), *both, *u;
+	struct result *r;
+
+	(void)state;
+	u = strstr(text, " Unexpected results");
+	assert_non_null(u);
+	at = (size_t)(u - text);
+	both = malloc(len + sizeof(sect));
+	assert_non_null(both);
+	memcpy(both, text, at);
+	memcpy(both + at, sect, sizeof(sect) - 1);
+	memcpy(both + at + sizeof(sect) - 1, text + at, len - at + 1);
+	r = parse_ok("nr.txt", both, len + sizeof(sect) - 1);
+	assert_int_equal(r->op[OP_LOCKX].not_run, 41);
+	assert_string_equal(r->op[OP_LOCKX].not_run_why,
+			    "libsmbclient has no byte-range lock call");
+	assert_int_equal(r->op[OP_FLUSH].not_run, 3);
+	assert_string_equal(r->op[OP_FLUSH].not_run_why, "no flush");
+	assert_int_equal(r->op[OP_FLUSH].h.count, 81); /* the table's */
+	assert_int_equal(r->op[OP_UNLINK].not_run, 0);
+	result_free(r);
+	memcpy(both + at + strlen(" Not run: 44 lines of ops the backend "
+				  "cannot do (counted, not timed, not in the "
+				  "tables)\n LockX:  "),
+	       "x", 1);
+	parse_err("nr.txt", both, len + sizeof(sect) - 1,
+		  "nr.txt:34: cannot read the row of the ops not run");
+	free(both);
+	free(text);
+}
+
+/* A paced run's log (tests/cli/paced_fuse.sh's timestamped pass, -t 6):
+ * its response-time table and late starts are skipped as ours, the
+ * classic table is read (a log keeps no response times). */
+static void test_ng_paced(void **state)
+{
+	size_t len;
+	char *text = slurp("ng-paced.txt", &len);
+	struct result *r = parse_ok("ng-paced.txt", text, len);
+
+	(void)state;
+	assert_string_equal(r->tool, "dbench-ng");
+	assert_int_equal(r->status, RESULT_OK);
+	check_table(r, -1, strstr(text, " Operation "));
+	assert_int_equal(r->op[OP_QPATHINFO].h.count, 447);
+	assert_int_equal(r->op[OP_QPATHINFO].h.max, 426000);
+	assert_false(r->resp.valid);
+	assert_int_equal(r->nwarn, 0);
+	assert_true(r->max_latency_ms == 629.246);
+	result_free(r);
+	free(text);
+}
+
 /* ------------------------- failed and truncated ------------------------ */
 
 static void test_truncated(void **state)
@@ -905,6 +970,8 @@ int main(void)
 		cmocka_unit_test(test_wide),
 		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_ng),
+		cmocka_unit_test(test_ng_not_run),
+		cmocka_unit_test(test_ng_paced),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_failed_errors),
 		cmocka_unit_test(test_ng_failed),

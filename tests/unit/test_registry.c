@@ -194,6 +194,48 @@ static void test_check(void **state)
 			 0);
 }
 
+/* A backend may declare ops it cannot execute (not_run): a loadfile with
+ * them is accepted, one with an op neither run nor declared is not, and
+ * an op the engine needs cannot be declared. */
+static void test_not_run(void **state)
+{
+	struct backend b = fake;
+	struct lf_op ops[3] = {{.type = OP_NTCREATEX, .line = 4},
+			       {.type = OP_LOCKX, .line = 5},
+			       {.type = OP_FLUSH, .line = 6}};
+	struct program p = {.name = "x.load", .ops = ops, .nops = 3};
+	char err[256];
+
+	(void)state;
+	b.not_run[OP_LOCKX] = "no locks";
+	assert_int_equal(backend_check(&b, &p, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "x.load:6: backend 'fake' cannot run "
+				 "'Flush'");
+	b.not_run[OP_FLUSH] = "no flush";
+	assert_int_equal(backend_check(&b, &p, 0, err, sizeof(err)), 0);
+	assert_string_equal(be_not_run(&b, OP_LOCKX), "no locks");
+	assert_null(be_not_run(&b, OP_NTCREATEX));
+	/* a handler wins over a reason: the op runs */
+	b.op[OP_FLUSH] = b.op[OP_CLOSE];
+	assert_null(be_not_run(&b, OP_FLUSH));
+	b.not_run[OP_READX] = "no reads";
+	assert_int_equal(backend_check(&b, NULL, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "backend 'fake' declares 'ReadX' not run, "
+				 "which the engine cannot do without");
+	/* the backends of the table declare nothing the engine needs */
+	for (const char *n = backend_names(); *n;) {
+		size_t len = strcspn(n, ",");
+		char name[32];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, n);
+		assert_non_null(backend_find(name));
+		assert_int_equal(backend_check(backend_find(name), NULL, 0,
+					       err, sizeof(err)),
+				 0);
+		n += len + strspn(n + len, ", ");
+	}
+}
+
 static void test_missing(void **state)
 {
 	const char *list = "smb:libsmbclient-dev  nfs:libnfs-dev ";
@@ -229,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_not_run),
 		cmocka_unit_test(test_missing),
 	};
 

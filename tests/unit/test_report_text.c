@@ -4,8 +4,8 @@
  * byte: the percentile table, the dbench 4.0 table (rows in dbench's
  * order, empty ones left out) and Throughput line, --machine-readable,
  * --per-client-results, the lines for failed and interrupted runs, the
- * stall section with the words dbench parsers look for kept out, and the
- * --runs spread.
+ * stall section with the words dbench parsers look for kept out, a paced
+ * run's response times, and the --runs spread.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -280,6 +280,48 @@ static void test_warnings(void **state)
 	       "NT_STATUS_NO_SUCH_FILE\n"
 	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
 	       "max_latency=3.250 ms\n");
+	result_free(r);
+}
+
+/* The ops the backend did not run: a section before the table (none of
+ * the parsers' words, even in a reason read from a file), no row in the
+ * classic table, nothing with --machine-readable. */
+static void test_not_run(void **state)
+{
+	struct result *r = sample();
+
+	(void)state;
+	r->cfg.no_percentiles = true;
+	r->op[OP_LOCKX].not_run = 3;
+	r->op[OP_LOCKX].not_run_why = strdup("no lock call");
+	r->op[OP_FLUSH].not_run = 1;
+	r->op[OP_FLUSH].not_run_why = strdup("cannot execute it");
+	expect(render(r, NULL),
+	       "\n"
+	       " Not run: 4 lines of ops the backend cannot do (counted, not "
+	       "timed, not in the tables)\n"
+	       " LockX:                3  no lock call\n"
+	       " Flush:                1  cannot execut_e it\n"
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	r->op[OP_LOCKX].not_run = 0;
+	expect(render(r, NULL),
+	       "\n"
+	       " Not run: 1 line of ops the backend cannot do (counted, not "
+	       "timed, not in the tables)\n"
+	       " Flush:                1  cannot execut_e it\n"
+	       "\n" CLASSIC "Throughput 12.5 MB/sec  2 clients  2 procs  "
+	       "max_latency=3.250 ms\n");
+	r->cfg.machine = true;
+	expect(render(r, NULL),
+	       "\n"
+	       " Operation      Count    AvgLat    MaxLat\n"
+	       " ----------------------------------------\n"
+	       ":NTCreateX:4:0.025:0.040:\n"
+	       ":Rename:1:2.000:2.000:\n"
+	       ":WriteX:2:2.000:3.000:\n"
+	       "\n"
+	       ";12.5;2;2;3.250;\n");
 	result_free(r);
 }
 
@@ -666,6 +708,149 @@ static void test_spread(void **state)
 		result_free(rs[i]);
 }
 
+/* sample() paced by -R 2: the second WriteX began 500 ms late, behind
+ * a stall; the others on time or nearly. */
+static struct result *paced(void)
+{
+	struct result *r = sample();
+
+	r->cfg.target_rate = 2;
+	r->resp.valid = true;
+	r->resp.pacing = RESP_RATE;
+	r->resp.late_ms = 10;
+	for (int i = 1; i <= 4; i++)
+		hist_record(&r->resp.h[OP_NTCREATEX], (uint64_t)i * 20 * US);
+	hist_record(&r->resp.h[OP_WRITEX], 1 * MS);
+	hist_record(&r->resp.h[OP_WRITEX], 503 * MS);
+	hist_record(&r->resp.h[OP_RENAME], 2 * MS);
+	r->resp.late[OP_WRITEX] = 1;
+	r->resp.late_max_ns[OP_WRITEX] = 500 * MS;
+	r->resp.late_max_ns[OP_NTCREATEX] = 40 * US;
+	return r;
+}
+
+#define PCT_PLAIN                                                     \
+	" Latency ms        Count      Mean       p50       p90       " \
+	"p99     p99.9       Max\n"                                     \
+	" ========================================================="    \
+	"==========================\n"                                  \
+	" NTCreateX:            4     0.025     0.020     0.040     "   \
+	"0.040     0.040     0.040\n"                                   \
+	" Rename:               1     2.000     2.000     2.000     "   \
+	"2.000     2.000     2.000\n"                                   \
+	" WriteX:               2     2.000     1.004     2.998     "   \
+	"2.998     2.998     3.000\n"                                   \
+	"\n"
+
+/*
+ * A paced run: the response-time table after the service-time one, in
+ * its columns, then what the intended start was and the late starts,
+ * before the classic table, which with the Throughput line is unchanged;
+ * none of it with --no-percentiles or --machine-readable, and nothing of
+ * it for an unpaced run (test_plain).
+ */
+static void test_response(void **state)
+{
+	struct result *r = paced();
+	const char *resp =
+		" Response ms       Count      Mean       p50       p90       "
+		"p99     p99.9       Max\n"
+		" ========================================================="
+		"==========================\n"
+		" NTCreateX:            4     0.050     0.040     0.080     "
+		"0.080     0.080     0.080\n"
+		" Rename:               1     2.000     2.000     2.000     "
+		"2.000     2.000     2.000\n"
+		" WriteX:               2   252.000     1.004   501.219   "
+		"501.219   501.219   503.000\n"
+		" from each op's intended start (the byte schedule of -R 2 "
+		"MB/s): its service time above plus how late it began\n";
+
+	(void)state;
+	{
+		char want[2048];
+
+		snprintf(want, sizeof(want),
+			 "\n" PCT_PLAIN "%s"
+			 " Late starts: 1 of 7 ops began more than 10 ms after "
+			 "the intended start (WriteX 1, max 500.000 ms); the "
+			 "latest began 500.000 ms late\n\n" CLASSIC
+			 "Throughput 12.5 MB/sec  2 clients  2 procs  "
+			 "max_latency=3.250 ms\n",
+			 resp);
+		expect(render(r, NULL), want);
+	}
+	/* timestamps, and no late start */
+	r->resp.pacing = RESP_TIMESTAMPS;
+	r->resp.late[OP_WRITEX] = 0;
+	r->resp.late_max_ns[OP_WRITEX] = 2 * MS;
+	{
+		char *got = render(r, NULL);
+
+		assert_non_null(strstr(got, " from each op's intended start (the "
+					    "loadfile's timestamps): its "
+					    "service time above plus how late "
+					    "it began\n Late starts: 0 of 7 "
+					    "ops began more than 10 ms after "
+					    "the intended start; the latest "
+					    "began 2.000 ms late\n\n"
+					    " Operation"));
+		free(got);
+	}
+	r->cfg.no_percentiles = true;
+	expect(render(r, NULL), "\n" CLASSIC "Throughput 12.5 MB/sec  2 "
+				"clients  2 procs  max_latency=3.250 ms\n");
+	r->cfg.no_percentiles = false;
+	r->cfg.machine = true;
+	{
+		char *got = render(r, NULL);
+
+		assert_null(strstr(got, "Response"));
+		assert_null(strstr(got, "Late"));
+		free(got);
+	}
+	result_free(r);
+}
+
+/* --runs of paced runs: the response times' spread too, per op p99 and
+ * max, and the late starts; the table of the medians is dbench's. */
+static void test_spread_response(void **state)
+{
+	struct result *rs[3];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		rs[i] = paced();
+		rs[i]->resp.late[OP_WRITEX] = (uint64_t)i; /* 0 1 2 */
+	}
+	report_spread(f, rs, 3);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n WriteX: response p99 ms        501.219 "
+				    "[    501.219 ..     501.219]  cv   0.0%\n"
+				    " WriteX: response max ms        503.000 "
+				    "[    503.000 ..     503.000]  cv   0.0%\n"
+				    " late starts                      1.000 "
+				    "[      0.000 ..       2.000]  cv 100.0%\n"
+				    "The table"));
+	assert_non_null(strstr(buf, " NTCreateX: response p99 ms "));
+	assert_non_null(strstr(buf, "\n" CLASSIC "Throughput 12.5 MB/sec"));
+	/* one run unpaced: no response rows at all */
+	rs[1]->resp.valid = false;
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_spread(f, rs, 3);
+	fclose(f);
+	assert_null(strstr(buf, "response"));
+	assert_null(strstr(buf, "late starts"));
+	free(buf);
+	for (int i = 0; i < 3; i++)
+		result_free(rs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,11 +862,14 @@ int main(void)
 		cmocka_unit_test(test_per_client),
 		cmocka_unit_test(test_status_lines),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_not_run),
 		cmocka_unit_test(test_stalls),
 		cmocka_unit_test(test_stalls_offcpu),
 		cmocka_unit_test(test_stack_tail),
 		cmocka_unit_test(test_stall_series),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_response),
+		cmocka_unit_test(test_spread_response),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

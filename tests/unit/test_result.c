@@ -2,7 +2,8 @@
 /*
  * test_result.c - the in-memory result: the time series stays bounded
  * (neighbours merge, the interval doubles, nothing is lost), and a result
- * survives a trip through its JSON form field by field.
+ * survives a trip through its JSON form field by field (a paced run's
+ * response times too, which an unpaced run does not have).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,6 +70,8 @@ static void test_series_bounded(void **state)
 	assert_true(r->points[r->npoints - 1].t == n);
 	result_free(r);
 }
+
+static json_t *written_doc(const struct result *r);
 
 static struct result *sample(void)
 {
@@ -185,6 +188,58 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(b->points[2].p99_ns[OP_RENAME], 900);
 	result_free(a);
 	result_free(b);
+}
+
+/* The lines of ops the backend cannot execute (not_run) go to the JSON
+ * as ops[].not_executed and _reason, only for such an op (an op with
+ * nothing else is listed for them), and come back; a result without the
+ * keys (older, or an op that ran) reads as 0 and NULL. */
+static void test_json_not_run(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512];
+	struct result *a = sample(), *b = NULL;
+	json_t *doc, *ops, *o;
+	size_t i;
+	int fd = mkstemp(path), seen = 0;
+
+	(void)state;
+	a->op[OP_LOCKX].not_run = 12;
+	a->op[OP_LOCKX].not_run_why = strdup("no lock call");
+	doc = written_doc(a);
+	ops = json_object_get(doc, "ops");
+	json_array_foreach(ops, i, o) {
+		const char *n = json_string_value(json_object_get(o, "name"));
+
+		if (!strcmp(n, "LockX")) {
+			seen++;
+			assert_int_equal(json_integer_value(json_object_get(
+						 o, "not_executed")),
+					 12);
+			assert_string_equal(json_string_value(json_object_get(
+						    o, "not_executed_reason")),
+					    "no lock call");
+			assert_int_equal(json_integer_value(
+						 json_object_get(o, "count")),
+					 0);
+		} else {
+			assert_null(json_object_get(o, "not_executed"));
+			assert_null(json_object_get(o, "not_executed_reason"));
+		}
+	}
+	assert_int_equal(seen, 1);
+	json_decref(doc);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(b->op[OP_LOCKX].not_run, 12);
+	assert_string_equal(b->op[OP_LOCKX].not_run_why, "no lock call");
+	assert_int_equal(b->op[OP_RENAME].not_run, 0);
+	assert_null(b->op[OP_RENAME].not_run_why);
+	result_free(b);
+	result_free(a);
 }
 
 /* Why the stalls waited (BPF) survives the trip: an event's sleeps and
@@ -431,15 +486,180 @@ static void test_json_old_format(void **state)
 	result_free(a);
 }
 
+/* A paced result: response times of Rename and ReadX, late starts, and
+ * a series with them. */
+static struct result *paced_sample(void)
+{
+	struct result *r = sample();
+
+	r->cfg.target_rate = 2.5;
+	r->resp.valid = true;
+	r->resp.pacing = RESP_RATE;
+	r->resp.late_ms = 10;
+	for (uint64_t v = 1; v < 2000000; v = v * 3 + 7)
+		hist_record(&r->resp.h[OP_RENAME], v + 500000000);
+	hist_record(&r->resp.h[OP_RENAME], HIST_LIMIT + 9); /* overflow */
+	hist_record(&r->resp.h[OP_READX], 4000);
+	r->resp.late[OP_RENAME] = 13;
+	r->resp.late_max_ns[OP_RENAME] = 499000000;
+	r->resp.late_max_ns[OP_READX] = 3000;
+	r->points[3].resp_count[OP_RENAME] = 2;
+	r->points[3].resp_max_ns[OP_RENAME] = 600000000;
+	r->points[3].resp_p99_ns[OP_RENAME] = 590000000;
+	r->points[3].late[OP_RENAME] = 1;
+	return r;
+}
+
+/* points[3].resp_ops.OP of the document @d */
+static json_t *point_resp(json_t *d, const char *op)
+{
+	json_t *ts = json_object_get(d, "time_series");
+	json_t *pt = json_array_get(json_object_get(ts, "points"), 3);
+
+	return json_object_get(json_object_get(pt, "resp_ops"), op);
+}
+
+/*
+ * A paced run's response times survive the trip bin for bin, the late
+ * starts and the series' too; the writer puts them in "response",
+ * ops[].resp_ns and points[].resp_ops; an unpaced result has none of
+ * these keys (not zeros), and a result without them (older, or unpaced)
+ * loads with no response times.  Response times without "response", a
+ * pacing that is not one, a resp_ns whose bins do not hold its count and
+ * a point's resp_ops of the wrong shape are refused, named.
+ */
+static void test_json_response(void **state)
+{
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512], *text;
+	struct result *a = paced_sample(), *b = NULL, *u = sample();
+	json_t *doc, *x;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_true(b->resp.valid);
+	assert_int_equal(b->resp.pacing, RESP_RATE);
+	assert_true(b->resp.late_ms == 10);
+	for (int i = 0; i < OP_NR; i++) {
+		assert_memory_equal(&a->resp.h[i], &b->resp.h[i],
+				    sizeof(struct hist));
+		assert_int_equal(a->resp.late[i], b->resp.late[i]);
+		assert_int_equal(a->resp.late_max_ns[i], b->resp.late_max_ns[i]);
+		for (uint32_t k = 0; k < a->npoints; k++) {
+			assert_int_equal(a->points[k].resp_count[i],
+					 b->points[k].resp_count[i]);
+			assert_int_equal(a->points[k].resp_max_ns[i],
+					 b->points[k].resp_max_ns[i]);
+			assert_int_equal(a->points[k].resp_p99_ns[i],
+					 b->points[k].resp_p99_ns[i]);
+			assert_int_equal(a->points[k].late[i],
+					 b->points[k].late[i]);
+		}
+	}
+	result_free(b);
+	b = NULL;
+
+	doc = written_doc(a);
+	x = json_object_get(doc, "response");
+	assert_string_equal(json_string_value(json_object_get(x, "pacing")),
+			    "rate");
+	assert_int_equal(json_integer_value(json_object_get(x, "late_starts")),
+			 13);
+	assert_int_equal(json_integer_value(json_object_get(x, "ops")),
+			 a->resp.h[OP_RENAME].count + 1);
+	assert_non_null(point_resp(doc, "Rename"));
+
+	/* errors, each named */
+	{
+		static const char *const want[] = {
+			"response times without a 'response' object",
+			"'response.pacing' is not rate or timestamps",
+			"ops[Rename].resp_ns: the bins hold",
+			("time_series.points[3].resp_ops.Rename is not "
+			 "[count, max_ns, p99_ns, late]"),
+		};
+
+		for (int k = 0; k < 4; k++) {
+			json_t *d = json_deep_copy(doc), *op = NULL, *v;
+			size_t i;
+
+			json_array_foreach(json_object_get(d, "ops"), i, v) {
+				if (!strcmp(json_string_value(json_object_get(
+						    v, "name")),
+					    "Rename"))
+					op = v;
+			}
+			assert_non_null(op);
+			if (k == 0)
+				json_object_del(d, "response");
+			else if (k == 1)
+				json_object_set_new(
+					json_object_get(d, "response"),
+					"pacing", json_string("fast"));
+			else if (k == 2)
+				json_object_set_new(
+					json_object_get(op, "resp_ns"),
+					"count", json_integer(3));
+			else
+				json_array_append_new(point_resp(d, "Rename"),
+						      json_integer(1));
+			text = json_dumps(d, 0);
+			assert_int_equal(result_parse_json("p.json", text,
+							   strlen(text), &b, err,
+							   sizeof(err)),
+					 -1);
+			if (!strstr(err, want[k]))
+				fail_msg("case %d: '%s' lacks '%s'", k, err,
+					 want[k]);
+			free(text);
+			json_decref(d);
+		}
+	}
+
+	/* unpaced: no key at all, and a result without them loads */
+	json_decref(doc);
+	doc = written_doc(u);
+	assert_null(json_object_get(doc, "response"));
+	assert_null(json_object_get(json_object_get(doc, "time_series"),
+				    "resp_op_fields"));
+	{
+		json_t *v, *ts = json_object_get(doc, "time_series");
+		size_t i;
+
+		json_array_foreach(json_object_get(doc, "ops"), i, v) {
+			assert_null(json_object_get(v, "resp_ns"));
+		}
+		json_array_foreach(json_object_get(ts, "points"), i, v) {
+			assert_null(json_object_get(v, "resp_ops"));
+		}
+	}
+	text = json_dumps(doc, 0);
+	assert_int_equal(result_parse_json("u.json", text, strlen(text), &b,
+					   err, sizeof(err)), 0);
+	assert_false(b->resp.valid);
+	assert_int_equal(b->resp.h[OP_RENAME].count, 0);
+	free(text);
+	result_free(b);
+	json_decref(doc);
+	result_free(a);
+	result_free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_bounded),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_not_run),
 		cmocka_unit_test(test_json_offcpu),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_duplicate_op),
 		cmocka_unit_test(test_json_old_format),
+		cmocka_unit_test(test_json_response),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

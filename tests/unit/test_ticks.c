@@ -2,7 +2,8 @@
 /*
  * test_ticks.c - the parent's one-second tick on a fake clock: phases,
  * dbench 4.0's progress and cleanup lines byte for byte, the latency
- * figure, Throughput and max_latency, the time series, --machine-readable
+ * figure, Throughput and max_latency, the time series (a paced run's
+ * response times in it too), --machine-readable
  * and --show-execute-time.  The "clients" are slots this test writes the
  * way a client does; time is whatever the test says it is.
  */
@@ -403,6 +404,68 @@ static void test_series_ops(void **state)
 	fix_free(f);
 }
 
+/* Client @id, paced, timed one @op call of @svc ns that began @late ns
+ * after it was due, as client.c records it. */
+static void paced_call(struct fix *f, int id, enum op_type op, uint64_t svc,
+		       uint64_t late)
+{
+	struct client_slot *s = &f->shm->slot[id];
+	uint64_t r;
+
+	call(f, id, op, svc);
+	r = stats_record_resp(&s->st, op, T0, T0 + late, T0 + late + svc);
+	if (r > s->tick_resp_max[op])
+		s->tick_resp_max[op] = r;
+}
+
+/*
+ * A paced run's series: per op and second, the response times that ended
+ * in it (count, exact max, p99) and its late starts, beside the service
+ * times; the warmup's end starts them afresh, as the service times.  An
+ * unpaced run's points have none (test_series_ops: all zero).
+ */
+static void test_series_resp(void **state)
+{
+	struct fix *f = fix_new(2, 10, 1);
+	const struct result_point *p;
+
+	(void)state;
+	work(f, 0, 1, 0);
+	work(f, 1, 1, 0);
+	paced_call(f, 0, OP_WRITEX, 1 * MS, 700 * MS); /* warmup */
+	assert_true(ticks_tick(f->t, T0 + S + MS));    /* its end */
+	work(f, 0, 1, 0);
+	work(f, 1, 1, 0);
+	for (int i = 0; i < 100; i++)
+		paced_call(f, i % 2, OP_WRITEX, 1 * MS,
+			   i < 20 ? (uint64_t)(500 - 20 * i) * MS : 0);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	paced_call(f, 1, OP_WRITEX, 1 * MS, 5 * MS);
+	assert_false(ticks_tick(f->t, T0 + 3 * S));
+	assert_int_equal(f->res->npoints, 3);
+	p = &f->res->points[0];
+	assert_true(p->warmup);
+	assert_int_equal(p->resp_count[OP_WRITEX], 1);
+	assert_int_equal(p->resp_max_ns[OP_WRITEX], 701 * MS);
+	assert_int_equal(p->late[OP_WRITEX], 1);
+	p = &f->res->points[1];
+	assert_false(p->warmup);
+	assert_int_equal(p->count[OP_WRITEX], 100);
+	assert_int_equal(p->max_ns[OP_WRITEX], 1 * MS);
+	assert_int_equal(p->resp_count[OP_WRITEX], 100);
+	assert_int_equal(p->resp_max_ns[OP_WRITEX], 501 * MS);
+	/* 20 of 100 began 120..500 ms late: p99 among them (~481 ms) */
+	assert_true(p->resp_p99_ns[OP_WRITEX] >= 470 * MS &&
+		    p->resp_p99_ns[OP_WRITEX] <= 490 * MS);
+	assert_int_equal(p->late[OP_WRITEX], 20);
+	assert_int_equal(p->late[OP_CLOSE], 0);
+	p = &f->res->points[2];
+	assert_int_equal(p->resp_count[OP_WRITEX], 1);
+	assert_int_equal(p->resp_max_ns[OP_WRITEX], 6 * MS);
+	assert_int_equal(p->late[OP_WRITEX], 0);
+	fix_free(f);
+}
+
 static void test_machine_readable(void **state)
 {
 	struct fix *f = fix_new(2, 2, 1);
@@ -546,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_in_warmup),
 		cmocka_unit_test(test_all_left_before_a_tick),
 		cmocka_unit_test(test_series_ops),
+		cmocka_unit_test(test_series_resp),
 		cmocka_unit_test(test_machine_readable),
 		cmocka_unit_test(test_passes),
 		cmocka_unit_test(test_stuck_across_the_end),

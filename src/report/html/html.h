@@ -36,6 +36,7 @@ void html_config_table(FILE *f, const struct config *c);   /* settings.c */
 void html_env_table(FILE *f, const struct result_env *e);  /* settings.c */
 void html_op_table(FILE *f, const struct result *r);	   /* op_tables.c */
 void html_clients_table(FILE *f, const struct result *r);  /* op_tables.c */
+void html_resp_table(FILE *f, const struct result *r);	   /* op_tables.c */
 void html_stalls_section(FILE *f, const struct result *r); /* stalls.c */
 /* stalls.c: "woken by client 2 in btrfs_sync_log", the waker of @ev's
  * longest sleep (BPF); false without one */

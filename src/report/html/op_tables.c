@@ -21,6 +21,33 @@ static bool max_known(const struct result_op *o)
 			      o->max_file || o->max_path || o->max_line);
 }
 
+/* The ops the backend cannot execute (backend.h: not_run): their lines
+ * were counted, not timed, so they have no row above. */
+static void not_run_note(FILE *f, const struct result *r)
+{
+	bool first = true;
+
+	for (int i = 0; i < OP_NR; i++) {
+		const struct result_op *o = &r->op[i];
+
+		if (!o->not_run)
+			continue;
+		if (first)
+			fputs("<p class=\"note\">Not run: the backend cannot "
+			      "do these ops, so their lines were counted, not "
+			      "timed, and have no row above:",
+			      f);
+		fputs("<br/>\n", f);
+		html_op_name(f, i);
+		fprintf(f, " %" PRIu64 " (", o->not_run);
+		html_str(f, o->not_run_why);
+		fputs(")", f);
+		first = false;
+	}
+	if (!first)
+		fputs("</p>\n", f);
+}
+
 void html_op_table(FILE *f, const struct result *r)
 {
 	const int npc = (int)(sizeof(table_pcts) / sizeof(table_pcts[0]));
@@ -112,6 +139,7 @@ void html_op_table(FILE *f, const struct result *r)
 		      "log, which keeps only count, mean and max per "
 		      "operation).</p>\n",
 		      f);
+	not_run_note(f, r);
 	if (r->nwarn || r->nwarn_msgs) {
 		fprintf(f,
 			"<p class=\"note\">Unexpected results: %" PRIu64
@@ -124,6 +152,70 @@ void html_op_table(FILE *f, const struct result *r)
 		}
 		fputs("</p>\n", f);
 	}
+}
+
+/* A paced run: per op its response times (from the intended start) and
+ * late starts, beside the service times of the table above. */
+void html_resp_table(FILE *f, const struct result *r)
+{
+	const int npc = (int)(sizeof(table_pcts) / sizeof(table_pcts[0]));
+	const struct result_resp *rr = &r->resp;
+	uint64_t count = 0, late = 0;
+
+	if (!rr->valid)
+		return;
+	fputs("<h2>Response time</h2>\n", f);
+	fputs("<p class=\"sub\">A paced run (", f);
+	if (rr->pacing == RESP_RATE)
+		fprintf(f, "-R %g MB/s per client: each line is due when the "
+			   "bytes before it allow", r->cfg.target_rate);
+	else
+		fputs("the loadfile's timestamps: each line is due at its "
+		      "time in the pass", f);
+	fprintf(f, "): response time is from each op's intended start to "
+		   "its end, its service time (the table above) plus how "
+		   "late it began, so the ops that queued behind a slow one "
+		   "show here, not only the slow one.  A late start began "
+		   "more than %g ms after its intended start.</p>\n",
+		rr->late_ms);
+	fputs("<div class=\"scroll\">\n<table data-table=\"response\">\n"
+	      "<thead>\n<tr><th rowspan=\"2\">Operation</th>"
+	      "<th rowspan=\"2\" class=\"n\">Count</th>"
+	      "<th colspan=\"2\">Late starts</th>",
+	      f);
+	fprintf(f, "<th colspan=\"%d\">Response time (ms)</th></tr>\n<tr>"
+		   "<th class=\"n\">count</th><th class=\"n\">latest (ms)"
+		   "</th><th class=\"n\">mean</th>", npc + 2);
+	for (int k = 0; k < npc; k++)
+		fprintf(f, "<th class=\"n\">p%g</th>", table_pcts[k]);
+	fputs("<th class=\"n\">max</th></tr>\n</thead>\n<tbody>\n", f);
+	for (int i = 0; i < OP_NR; i++) {
+		const struct hist *h = &rr->h[i];
+
+		if (!op_is_timed(i) || !h->count)
+			continue;
+		count += h->count;
+		late += rr->late[i];
+		fputs("<tr><td>", f);
+		html_op_name(f, i);
+		fprintf(f, "</td><td class=\"n\">%" PRIu64 "</td>", h->count);
+		fprintf(f, "<td class=\"n\">%s%" PRIu64 "%s</td>",
+			rr->late[i] ? "<b>" : "", rr->late[i],
+			rr->late[i] ? "</b>" : "");
+		fprintf(f, "<td class=\"n\">%.3f</td>",
+			html_ns_ms(rr->late_max_ns[i]));
+		fprintf(f, "<td class=\"n\">%.3f</td>", hist_mean(h) / 1e6);
+		for (int k = 0; k < npc; k++)
+			fprintf(f, "<td class=\"n\">%.3f</td>",
+				html_ns_ms(hist_value_at(h, table_pcts[k])));
+		fprintf(f, "<td class=\"n\"><b>%.3f</b></td></tr>\n",
+			html_ns_ms(h->max));
+	}
+	fprintf(f,
+		"</tbody>\n<tfoot><tr><td>Total</td><td class=\"n\">%" PRIu64
+		"</td><td class=\"n\">%" PRIu64 "</td>"
+		"<td colspan=\"%d\"></td></tr></tfoot>\n</table>\n</div>\n",
+		count, late, npc + 3);
 }
 
 void html_clients_table(FILE *f, const struct result *r)

@@ -126,6 +126,17 @@ static void summary(FILE *f, const struct result *r)
 	fprintf(f, "%" PRIu64 "</div></div>\n", total);
 	card_open(f, "Unexpected results");
 	fprintf(f, "%" PRIu64 "</div></div>\n", r->nwarn);
+	if (r->resp.valid) {
+		uint64_t late = 0;
+
+		for (int i = 0; i < OP_NR; i++)
+			late += op_is_timed(i) ? r->resp.late[i] : 0;
+		card_open(f, "Late starts");
+		fprintf(f,
+			"%" PRIu64 "</div><div class=\"k\">more than %g ms "
+			"after the intended start</div></div>\n",
+			late, r->resp.late_ms);
+	}
 	fputs("</div>\n", f);
 	fputs("<p class=\"sub\">", f);
 	report_tput_line(f, r->throughput, r->max_latency_ms, c);
@@ -163,6 +174,7 @@ int report_html(FILE *f, const struct result *r)
 	html_env_table(f, &r->env);
 	fputs("</div>\n", f);
 	html_op_table(f, r);
+	html_resp_table(f, r);
 	html_stalls_section(f, r);
 	html_clients_table(f, r);
 	plots(f, r);

@@ -81,12 +81,18 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 		if (!op_is_timed(i) || !h->count)
 			continue;
 		ops[nops++] = i;
-		if (h->min > 0 && html_ns_ms(h->min) < lo)
-			lo = html_ns_ms(h->min);
-		if (html_ns_ms(h->max) > hi)
-			hi = html_ns_ms(h->max);
-		if (ceil(log10(2.0 * (double)h->count)) > xmax)
-			xmax = ceil(log10(2.0 * (double)h->count));
+		for (int k = 0; k < 2; k++) {
+			if (k) /* a paced run's response times too */
+				h = &r->resp.h[i];
+			if (!h->count)
+				continue;
+			if (h->min > 0 && html_ns_ms(h->min) < lo)
+				lo = html_ns_ms(h->min);
+			if (html_ns_ms(h->max) > hi)
+				hi = html_ns_ms(h->max);
+			if (ceil(log10(2.0 * (double)h->count)) > xmax)
+				xmax = ceil(log10(2.0 * (double)h->count));
+		}
 	}
 	if (!nops) {
 		html_note(f, "spectrum",
@@ -110,13 +116,22 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 		 "operation");
 	fprintf(f, "<text class=\"title\" x=\"8\" y=\"20\">Latency by "
 		   "percentile, one panel per operation (others in "
-		   "grey)</text>\n");
+		   "grey)%s</text>\n",
+		r->resp.valid ? "; dashed: response time from the intended "
+				"start"
+			      : "");
 	/* each op's staircase once, in panel coordinates */
 	fputs("<defs>\n", f);
 	for (int k = 0; k < nops; k++) {
 		fprintf(f, "<polyline id=\"sp-%d\" fill=\"none\" points=\"",
 			ops[k]);
 		sp_points(f, &r->op[ops[k]].h, &loc);
+		fputs("\"/>\n", f);
+		if (!r->resp.valid || !r->resp.h[ops[k]].count)
+			continue;
+		fprintf(f, "<polyline id=\"sr-%d\" fill=\"none\" points=\"",
+			ops[k]);
+		sp_points(f, &r->resp.h[ops[k]], &loc);
 		fputs("\"/>\n", f);
 	}
 	fputs("</defs>\n", f);
@@ -139,6 +154,12 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 					"y=\"%.1f\" class=\"ctx\"/>\n",
 					ops[j], gx, gy);
 		}
+		if (r->resp.valid && r->resp.h[ops[k]].count)
+			fprintf(f,
+				"<use href=\"#sr-%d\" x=\"%.1f\" y=\"%.1f\" "
+				"stroke=\"%s\" stroke-width=\"1.6\" "
+				"class=\"resp\"/>\n",
+				ops[k], gx, gy, html_op_colour[ops[k]]);
 		fprintf(f,
 			"<use href=\"#sp-%d\" x=\"%.1f\" y=\"%.1f\" "
 			"stroke=\"%s\" stroke-width=\"2\"/>\n",
@@ -157,8 +178,15 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 		html_fmt_lat(b2, sizeof(b2), html_ns_ms(h->max));
 		fprintf(f,
 			"<text class=\"ps\" x=\"%.1f\" y=\"%.1f\">n=%" PRIu64
-			"  p99 %s  max %s</text>\n",
+			"  p99 %s  max %s",
 			gx + fr.w, gy - 8, h->count, b, b2);
+		if (r->resp.valid && r->resp.h[ops[k]].count) {
+			html_fmt_lat(b, sizeof(b),
+				     html_ns_ms(hist_value_at(
+					     &r->resp.h[ops[k]], 99)));
+			fprintf(f, "  resp p99 %s", b);
+		}
+		fputs("</text>\n", f);
 		fputs("</g>\n", f);
 	}
 	fprintf(f,
@@ -178,7 +206,13 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 	      "the dot is the slowest call.  Each line ends where the "
 	      "operation runs out of calls (at 1/(2n)).  Grey lines: the "
 	      "other operations, on the same axes, for comparison.  Values "
-	      "are histogram bucket midpoints (within 0.8%).</figcaption>\n"
-	      "</figure>\n",
+	      "are histogram bucket midpoints (within 0.8%).",
 	      f);
+	if (r->resp.valid)
+		fputs("  Dashed, in the operation's colour: its response "
+		      "time in this paced run, from each call's intended "
+		      "start; where it leaves the solid line, calls began "
+		      "late, queued behind slower ones.",
+		      f);
+	fputs("</figcaption>\n</figure>\n", f);
 }

@@ -29,6 +29,7 @@ enum dblog_state {
 	DBLOG_RULE, /* after a table header: the rule (dashes, ours '=') */
 	DBLOG_ROWS, /* table rows, until a blank line */
 	DBLOG_SKIP, /* a dbench-ng section we do not read, until a blank */
+	DBLOG_NOT_RUN, /* dbench-ng's rows of "Not run", until a blank */
 };
 
 /* Where the rows of the table being read go. */

@@ -145,8 +145,13 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 	if (line[0] == '@')
 		return dblog_mr_progress(c, line);
 	if (dblog_starts(line, n, TXT_PCT_TABLE " ") ||
+	    dblog_starts(line, n, TXT_RESP_TABLE " ") ||
 	    dblog_starts(line, n, TXT_UNEXPECTED)) {
 		c->state = DBLOG_SKIP;
+		return 0;
+	}
+	if (dblog_starts(line, n, TXT_NOT_RUN ":")) {
+		c->state = DBLOG_NOT_RUN;
 		return 0;
 	}
 	if (!strcmp(line, TXT_PER_CLIENT)) {
@@ -189,6 +194,25 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 	return 0;
 }
 
+/* A row of dbench-ng's "Not run" section: " LockX:   341  why". */
+static int dblog_not_run(struct dblog_ctx *c, const char *line)
+{
+	char label[16];
+	unsigned long long count;
+	int pos = 0, op;
+	struct result_op *ro;
+
+	if (sscanf(line, " %15[A-Za-z]: %llu %n", label, &count, &pos) < 2 ||
+	    !pos || (op = op_by_label(label)) < 0)
+		return dblog_fail_at(c, "cannot read the row of the ops not "
+				     "run");
+	ro = &c->r->op[op];
+	ro->not_run = count;
+	free(ro->not_run_why);
+	ro->not_run_why = line[pos] ? strdup(line + pos) : NULL;
+	return 0;
+}
+
 int dblog_line(struct dblog_ctx *c, char *line, size_t n)
 {
 	switch (c->state) {
@@ -208,6 +232,12 @@ int dblog_line(struct dblog_ctx *c, char *line, size_t n)
 		if (!n)
 			c->state = DBLOG_TEXT;
 		return 0;
+	case DBLOG_NOT_RUN:
+		if (!n) {
+			c->state = DBLOG_TEXT;
+			return 0;
+		}
+		return dblog_not_run(c, line);
 	case DBLOG_TEXT:
 		break;
 	}
