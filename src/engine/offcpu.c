@@ -414,7 +414,7 @@ static uint64_t losses(const struct offcpu *oc, struct offcpu_counts *c)
 	memset(c, 0, sizeof(*c));
 	if (oc->cfg.src.counts)
 		oc->cfg.src.counts(oc->cfg.src.ctx, c);
-	return c->lost + c->task_full + oc->overflow + oc->bad;
+	return c->lost + oc->overflow + oc->bad;
 }
 
 /* ------------------------------ matching ------------------------------- */
@@ -736,7 +736,6 @@ void offcpu_fill(struct offcpu *oc, struct result_stalls *st)
 				 "symbols");
 	o->intervals = c.records;
 	o->lost = c.lost + oc->bad;
-	o->untraced = c.task_full;
 	o->stack_errors = c.stack_errors;
 	o->overflow = oc->overflow;
 	o->stack_min_ms = (double)oc->cfg.stack_min_ns / 1e6;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -80,7 +81,7 @@ struct offcpu_trace {
 	struct bpf_object *obj;
 	struct bpf_link *links[MAX_LINKS];
 	int nlinks;
-	struct bpf_map *targets, *tasks, *events, *bss;
+	struct bpf_map *tasks, *events, *bss;
 	struct ring_buffer *rb;
 	struct offcpu *oc;
 };
@@ -154,13 +155,28 @@ static void src_drain(void *ctx, struct offcpu *oc)
 	ring_buffer__consume(t->rb);
 }
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434 /* the same on every architecture */
+#endif
+
+/* A pidfd of process @pid (task storage is keyed by them), or -1 */
+static int pidfd(uint32_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+}
+
 static int src_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
 {
 	struct offcpu_trace *t = ctx;
 	struct offcpu_task ts;
+	int fd = pidfd(pid), err;
 
-	if (bpf_map__lookup_elem(t->tasks, &pid, sizeof(pid), &ts, sizeof(ts),
-				 0))
+	if (fd < 0)
+		return -1; /* gone */
+	err = bpf_map__lookup_elem(t->tasks, &fd, sizeof(fd), &ts, sizeof(ts),
+				   0);
+	close(fd);
+	if (err)
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->off_ns = ts.off_ns;
@@ -188,7 +204,7 @@ static void src_counts(void *ctx, struct offcpu_counts *c)
 
 /* Open, size and load the program.  0 or -errno, with nothing left
  * open. */
-static int load(struct offcpu_trace *t, int nprocs, uint64_t stack_min)
+static int load(struct offcpu_trace *t, uint64_t stack_min)
 {
 	struct bpf_object_open_opts opts = {
 		.sz = sizeof(opts),
@@ -205,19 +221,16 @@ static int load(struct offcpu_trace *t, int nprocs, uint64_t stack_min)
 	if (!t->obj)
 		return -errno;
 	/* .rodata and .bss by their own names */
-	t->targets = bpf_object__find_map_by_name(t->obj, "targets");
 	t->tasks = bpf_object__find_map_by_name(t->obj, "tasks");
 	t->events = bpf_object__find_map_by_name(t->obj, "events");
 	ro = bpf_object__find_map_by_name(t->obj, ".rodata");
 	bss = bpf_object__find_map_by_name(t->obj, ".bss");
-	if (!t->targets || !t->tasks || !t->events || !ro || !bss ||
+	if (!t->tasks || !t->events || !ro || !bss ||
 	    bpf_map__value_size(bss) != sizeof(struct offcpu_counts))
 		goto fail;
 	if (!bpf_map__initial_value(ro, &n) || n != sizeof(cfg) ||
 	    bpf_map__set_initial_value(ro, &cfg, sizeof(cfg)))
 		goto fail;
-	bpf_map__set_max_entries(t->targets, (__u32)nprocs);
-	bpf_map__set_max_entries(t->tasks, (__u32)nprocs * 2 + 64);
 	err = bpf_object__load(t->obj);
 	if (err)
 		goto fail;
@@ -302,17 +315,23 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	}
 	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
 	libbpf_set_print(quiet);
-	/* the names are there without CAP_SYSLOG too */
-	err = load(t, nprocs, stack_min);
+	err = load(t, stack_min);
 	if (err) {
 		reason(err, "load", why, len);
 		goto fail;
 	}
+	/* an entry for each client process's main thread, before the
+	 * release: none of their sleeps is missed */
 	for (int p = 0; p < nprocs; p++) {
-		__u32 pid = (__u32)pids[p], idx = (__u32)p;
+		struct offcpu_task zero = {0};
+		int fd = pidfd((uint32_t)pids[p]);
 
-		err = bpf_map__update_elem(t->targets, &pid, sizeof(pid), &idx,
-					   sizeof(idx), BPF_ANY);
+		err = fd < 0 ? -errno
+			     : bpf_map__update_elem(t->tasks, &fd, sizeof(fd),
+						    &zero, sizeof(zero),
+						    BPF_NOEXIST);
+		if (fd >= 0)
+			close(fd);
 		if (err) {
 			reason(err, "fill the map of", why, len);
 			goto fail;

@@ -56,7 +56,7 @@ struct offcpu_rec {
 #define OFFCPU_REC_SHORT __builtin_offsetof(struct offcpu_rec, bstack_len)
 
 /* What the BPF side keeps of a client task between its switch-out and
- * its switch-in (its task map), also read by the watchdog for an op still
+ * its switch-in (its task storage), also read by the watchdog for an op still
  * stuck at the end of the run. */
 struct offcpu_task {
 	__u64 off_ns;  /* 0: on a CPU */
@@ -80,7 +80,6 @@ struct offcpu_bpf_cfg {
 struct offcpu_counts {
 	__u64 records;	    /* intervals sent */
 	__u64 lost;	    /* the ring buffer was full: intervals lost */
-	__u64 task_full;    /* no room in the task map: intervals untraced */
 	__u64 stack_errors; /* a stack helper failed */
 	__u64 ctx_by;	    /* how a waker's context was told: 1 the
 			       preempt count, 2 interrupt tracepoints */

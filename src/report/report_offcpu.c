@@ -260,12 +260,12 @@ static void method(FILE *f, const struct result_offcpu_run *o)
 		"  traced with BPF: %" PRIu64 " off-CPU intervals of the "
 		"clients, ",
 		o->intervals);
-	if (o->lost + o->untraced + o->overflow)
+	if (o->lost + o->overflow)
 		fprintf(f,
 			"%" PRIu64 " lost (ring buffer full), %" PRIu64
-			" untraced, %" PRIu64 " over the bounds: figures of "
-			"stalls then are lower bounds",
-			o->lost, o->untraced, o->overflow);
+			" over the bounds: figures of stalls then are lower "
+			"bounds",
+			o->lost, o->overflow);
 	else
 		fputs("none lost", f);
 	fprintf(f, "; stacks of sleeps of %.3g ms or more", o->stack_min_ms);

@@ -612,7 +612,6 @@ static void read_offcpu_run(struct reader *rd, json_t *o,
 		return;
 	oc->intervals = get_u64(rd, b, w, "intervals");
 	oc->lost = get_u64(rd, b, w, "lost");
-	oc->untraced = get_u64(rd, b, w, "untraced");
 	oc->stack_errors = get_u64(rd, b, w, "stack_errors");
 	oc->overflow = get_u64(rd, b, w, "overflow");
 	oc->stack_min_ms = get_num(rd, b, w, "stack_min_ms");

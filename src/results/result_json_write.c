@@ -386,7 +386,6 @@ static void offcpu_run_json(json_t *st, const struct result_offcpu_run *oc)
 	b = json_object();
 	set(b, "intervals", u64(oc->intervals));
 	set(b, "lost", u64(oc->lost));
-	set(b, "untraced", u64(oc->untraced));
 	set(b, "stack_errors", u64(oc->stack_errors));
 	set(b, "overflow", u64(oc->overflow));
 	set(b, "stack_min_ms", json_real(oc->stack_min_ms));

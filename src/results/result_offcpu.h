@@ -109,7 +109,6 @@ struct result_offcpu_run {
 	/* with "bpf": */
 	uint64_t intervals;    /* off-CPU intervals of the clients traced */
 	uint64_t lost;	       /* lost: the ring buffer was full */
-	uint64_t untraced;     /* the task map was full */
 	uint64_t stack_errors; /* a stack could not be taken */
 	uint64_t overflow;     /* dropped by the watchdog's own bounds */
 	double stack_min_ms;   /* stacks of sleeps this long or longer */

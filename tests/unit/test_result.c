@@ -287,7 +287,6 @@ static void test_json_offcpu(void **state)
 	ru->method = strdup("bpf");
 	ru->intervals = 12345;
 	ru->lost = 2;
-	ru->untraced = 1;
 	ru->stack_errors = 4;
 	ru->overflow = 5;
 	ru->stack_min_ms = 1;
@@ -330,7 +329,6 @@ static void test_json_offcpu(void **state)
 	assert_null(ru->method_note);
 	assert_int_equal(ru->intervals, 12345);
 	assert_int_equal(ru->lost, 2);
-	assert_int_equal(ru->untraced, 1);
 	assert_int_equal(ru->stack_errors, 4);
 	assert_int_equal(ru->overflow, 5);
 	assert_true(ru->stack_min_ms == 1 && ru->symbols);

@@ -3,9 +3,9 @@
  * offcpu.bpf.c - the off-CPU time of the benchmark's clients and who
  * woke them (docs/design.md §9, "Why a stall happened").
  *
- * tp_btf/sched_switch: a task of a client process (its tgid is in
- * @targets, filled before the clients are released) that leaves the CPU
- * gets a timestamp in @tasks, and the state it left in: 0 when it was
+ * tp_btf/sched_switch: the main thread of a client process (it has an
+ * entry in @tasks, made before the clients are released) that leaves the
+ * CPU gets a timestamp there, and the state it left in: 0 when it was
  * preempted (still runnable), else asleep.  tp_btf/sched_waking runs in
  * the waker's context: for a sleeping target it notes when, who (pid,
  * tgid, comm), in which context (task or interrupt, from the preempt
@@ -30,19 +30,18 @@ char LICENSE[] SEC("license") = "GPL";
 /* set by the loader before the load (the only variable of .rodata) */
 const volatile struct offcpu_bpf_cfg cfg = {.stack_min_ns = 1000000};
 
-/* the client processes: tgid -> process index */
+/*
+ * The clients: the main thread of each client process (it runs the ops)
+ * has an entry, put there by the loader before the clients are released
+ * (keyed by a pidfd), with the interval in progress.  Task storage: a
+ * task that is not a client is told by a NULL pointer in its
+ * task_struct, not by hashing its pid at each of the machine's context
+ * switches, and the entry goes with the task.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1); /* the loader sets the process count */
-	__type(key, __u32);
-	__type(value, __u32);
-} targets SEC(".maps");
-
-/* the clients' tasks: pid -> the interval in progress */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1); /* the loader sets it */
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct offcpu_task);
 } tasks SEC(".maps");
 
@@ -54,7 +53,6 @@ struct {
 /* the only variable of .bss, read by the watchdog */
 struct offcpu_counts counts;
 
-#define TASK_DEAD      0x80u  /* a task's last switch-out */
 #define SOFTIRQ_OFFSET 0x100u /* serving a softirq */
 #define HARDIRQ_MASK   0xf0000u
 #define NMI_MASK       0xf00000u
@@ -186,24 +184,23 @@ static __always_inline __u32 wake_context(struct task_struct *cur)
 }
 /* @t is the main thread of a client process, which runs its ops (a
  * backend's helper threads, if any, wait on the main thread's behalf) */
-static __always_inline bool is_target(struct task_struct *t)
+/* @t's entry if it is a client's main thread, else NULL; a task without
+ * any task storage (almost every task) is told by one load */
+static __always_inline struct offcpu_task *target(struct task_struct *t)
 {
-	__u32 tgid = t->tgid;
-
-	return t->pid == (int)tgid &&
-	       bpf_map_lookup_elem(&targets, &tgid) != 0;
+	if (bpf_core_field_exists(t->bpf_storage) && !t->bpf_storage)
+		return 0;
+	return bpf_task_storage_get(&tasks, t, 0, 0);
 }
 
 /* @next is back on a CPU: send its interval */
-static __always_inline void switched_in(struct task_struct *next, __u64 now)
+static __always_inline void switched_in(struct task_struct *next,
+					struct offcpu_task *ts, __u64 now)
 {
 	struct offcpu_rec *r;
-	struct offcpu_task *ts;
-	__u32 pid = next->pid;
 	bool full;
 
-	ts = bpf_map_lookup_elem(&tasks, &pid);
-	if (!ts || !ts->off_ns)
+	if (!ts->off_ns)
 		return;
 	full = ts->state && ts->wake_ns &&
 	       ts->wake_ns - ts->off_ns >= cfg.stack_min_ns;
@@ -219,7 +216,7 @@ static __always_inline void switched_in(struct task_struct *next, __u64 now)
 	r->off_ns = ts->off_ns;
 	r->wake_ns = ts->wake_ns;
 	r->on_ns = now;
-	r->pid = pid;
+	r->pid = next->pid;
 	r->tgid = next->tgid;
 	r->state = ts->state;
 	r->waker_pid = ts->waker_pid;
@@ -245,29 +242,11 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	__u64 now = bpf_ktime_get_ns();
+	struct offcpu_task *ts = target(prev);
+	__u64 now = 0;
 
-	if (is_target(prev) && (prev_state & TASK_DEAD)) {
-		__u32 pid = prev->pid; /* its last switch: forget it */
-
-		bpf_map_delete_elem(&tasks, &pid);
-	} else if (is_target(prev)) {
-		__u32 pid = prev->pid;
-		struct offcpu_task *ts = bpf_map_lookup_elem(&tasks, &pid);
-
-		if (!ts) {
-			struct offcpu_task zero = {};
-
-			if (bpf_map_update_elem(&tasks, &pid, &zero,
-						BPF_NOEXIST) &&
-			    !bpf_map_lookup_elem(&tasks, &pid)) {
-				__sync_fetch_and_add(&counts.task_full, 1);
-				goto in;
-			}
-			ts = bpf_map_lookup_elem(&tasks, &pid);
-			if (!ts)
-				goto in;
-		}
+	if (ts) {
+		now = bpf_ktime_get_ns();
 		ts->off_ns = now;
 		ts->wake_ns = 0;
 		ts->state = preempt ? 0 : prev_state;
@@ -277,24 +256,19 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 		ts->waker_comm[0] = 0;
 		ts->wstack_len = 0;
 	}
-in:
-	if (is_target(next))
-		switched_in(next, now);
+	ts = target(next);
+	if (ts)
+		switched_in(next, ts, now ? now : bpf_ktime_get_ns());
 	return 0;
 }
 
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
-	struct offcpu_task *ts;
+	struct offcpu_task *ts = target(p);
 	struct task_struct *cur;
-	__u32 pid;
 	__u64 now;
 
-	if (!is_target(p))
-		return 0;
-	pid = p->pid;
-	ts = bpf_map_lookup_elem(&tasks, &pid);
 	if (!ts || !ts->off_ns || !ts->state || ts->wake_ns)
 		return 0;
 	now = bpf_ktime_get_ns();

@@ -28,6 +28,7 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_HASH = 1,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_RINGBUF = 27,
+	BPF_MAP_TYPE_TASK_STORAGE = 29,
 };
 
 enum {
@@ -39,6 +40,10 @@ enum {
 	BPF_RB_NO_WAKEUP = 1,
 };
 
+enum {
+	BPF_F_NO_PREALLOC = 1,
+};
+
 #pragma clang attribute push(__attribute__((preserve_access_index)), \
 			     apply_to = record)
 
@@ -47,10 +52,13 @@ struct thread_info {
 	int preempt_count;
 };
 
+struct bpf_local_storage;
+
 struct task_struct {
 	struct thread_info thread_info;
 	int pid;
 	int tgid;
+	struct bpf_local_storage *bpf_storage;
 };
 
 #pragma clang attribute pop

@@ -197,10 +197,10 @@ static void offcpu_table(FILE *f, const struct result *r)
 	fprintf(f,
 		"<p class=\"note\">Traced with BPF: %" PRIu64 " off-CPU "
 		"intervals of the clients; %" PRIu64 " lost (ring buffer "
-		"full), %" PRIu64 " untraced, %" PRIu64 " over the bounds; "
+		"full), %" PRIu64 " over the bounds; "
 		"stacks of sleeps of %.3g ms or more%s; interrupt wakers told "
 		"by ",
-		o->intervals, o->lost, o->untraced, o->overflow, o->stack_min_ms,
+		o->intervals, o->lost, o->overflow, o->stack_min_ms,
 		o->symbols ? "" : " (raw addresses: no kernel symbols)");
 	html_str(f, o->irq_method);
 	fputs(".", f);
