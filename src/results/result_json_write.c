@@ -340,12 +340,11 @@ static json_t *wait_json(const struct result_wait *w)
 	set(o, "state", json_string(state));
 	set(o, "woken", json_boolean(w->woken));
 	set(o, "stack", str_or_null(w->stack));
-	set(o, "waker_pid", w->woken ? json_integer(w->waker_pid)
-				     : json_null());
+	set(o, "waker_pid",
+	    w->woken ? json_integer(w->waker_pid) : json_null());
 	set(o, "waker_comm", str_or_null(w->waker_comm));
-	set(o, "waker_client", w->waker_client >= 0
-				       ? json_integer(w->waker_client)
-				       : json_null());
+	set(o, "waker_client",
+	    w->waker_client >= 0 ? json_integer(w->waker_client) : json_null());
 	set(o, "waker_context", json_string(waker_ctx_name(w->waker_ctx)));
 	set(o, "waker_stack", str_or_null(w->waker_stack));
 	return o;

@@ -106,8 +106,8 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
 		double x = svg_fx(fr, ev->start_s + ev->duration_ms / 1e3);
 		double y = svg_fy(fr, ev->duration_ms) - 5;
 		char waker[400];
-		bool has = html_stall_waker(ev, r->cfg.cpp, waker,
-					    sizeof(waker));
+		bool has =
+			html_stall_waker(ev, r->cfg.cpp, waker, sizeof(waker));
 		bool free_spot = nl < WAKER_LABELS;
 
 		fprintf(f,
@@ -125,8 +125,8 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
 		}
 		fputs("</title></path>\n", f);
 		for (int i = 0; has && free_spot && i < nl; i++)
-			free_spot = fabs(lx[i] - x) > 150 ||
-				    fabs(ly[i] - y) > 12;
+			free_spot =
+				fabs(lx[i] - x) > 150 || fabs(ly[i] - y) > 12;
 		if (!has || !free_spot)
 			continue;
 		lx[nl] = x;
@@ -138,8 +138,7 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
 				"text-anchor=\"end\">",
 				x - 8, y + 8);
 		else
-			fprintf(f,
-				"<text class=\"wl\" x=\"%.1f\" y=\"%.1f\">",
+			fprintf(f, "<text class=\"wl\" x=\"%.1f\" y=\"%.1f\">",
 				x + 8, y + 8);
 		html_esc(f, waker);
 		fputs("</text>\n", f);

@@ -77,34 +77,46 @@ bool html_stall_waker(const struct result_stall *ev, int cpp, char *buf,
 	return true;
 }
 
-/* An event's off-CPU time and its longest sleeps with their wakers */
+/* An event's off-CPU time and who woke its longest sleep, one line, with
+ * its longest sleeps and their wakers folded under it (a page with 32
+ * events of 8 sleeps and 4 stacks each would push the plots out of
+ * sight) */
 static void offcpu_cell(FILE *f, const struct result_stall *ev, int cpp)
 {
 	const struct result_offcpu *o = &ev->offcpu;
 	double cpu = ev->duration_ms - o->blocked_ms - o->runq_ms;
-	char who[80];
+	char who[400];
 
 	if (!o->valid) {
 		fputs("<span class=\"na\">not traced</span>", f);
 		return;
 	}
+	fputs("<details><summary>", f);
 	fprintf(f,
 		"asleep <b>%.3f</b> ms (%" PRIu32 " sleep%s), runnable %.3f ms "
 		"(%" PRIu32 " preemption%s), on CPU %.3f ms%s",
 		o->blocked_ms, o->sleeps, o->sleeps == 1 ? "" : "s", o->runq_ms,
 		o->preempted, o->preempted == 1 ? "" : "s", cpu > 0 ? cpu : 0,
-		o->partial ? " <i>(lower bounds: intervals were lost)</i>" : "");
+		o->partial ? " <i>(lower bounds: intervals were lost)</i>"
+			   : "");
+	if (html_stall_waker(ev, cpp, who, sizeof(who))) {
+		fputs("; the longest sleep <b>", f);
+		html_esc(f, who);
+		fputs("</b>", f);
+	}
+	fputs("</summary>", f);
 	for (int i = 0; i < o->nwaits; i++) {
 		const struct result_wait *w = &o->waits[i];
 
-		fprintf(f, "<br/><b>%.3f ms</b> %c at %.0f ms",
+		fprintf(f, "%s<b>%.3f ms</b> %c at %.0f ms", i ? "<br/>" : "",
 			w->blocked_ms, w->state == 'D' ? 'D' : 'S', w->at_ms);
 		if (w->stack) {
 			fputs(" in <span class=\"na\">", f);
 			frames(f, w->stack);
 			fputs("</span>", f);
 		} else {
-			fputs(" <span class=\"na\">(short: no stack)</span>", f);
+			fputs(" <span class=\"na\">(short: no stack)</span>",
+			      f);
 		}
 		fputs("<br/>&#8592; ", f);
 		if (!w->woken) {
@@ -120,6 +132,79 @@ static void offcpu_cell(FILE *f, const struct result_stall *ev, int cpp)
 			fputs("</span>", f);
 		}
 	}
+	fputs("</details>", f);
+}
+
+#define PAGE_ROWS   12 /* rows of the table shown open */
+#define PAGE_FRAMES 6  /* innermost frames shown of a stack in the table */
+
+/* A stack's innermost frames, the whole of it as the title */
+static void short_stack(FILE *f, const char *stack, bool waker)
+{
+	char tail[1200];
+
+	fputs("<span title=\"", f);
+	html_esc(f, stack);
+	fputs("\">", f);
+	frames(f, report_stack_tail(stack, PAGE_FRAMES, waker, tail,
+				    sizeof(tail)));
+	fputs("</span>", f);
+}
+
+/* Rows @from to @to of the per-op table, as a table (the rows beyond
+ * those kept after the last) */
+static void pair_rows(FILE *f, const struct result_offcpu_run *o, int from,
+		      int to)
+{
+	char who[80];
+
+	if (to > o->npairs)
+		to = o->npairs;
+	fputs("<div class=\"scroll\">\n<table>\n<thead><tr>"
+	      "<th>Operation</th><th class=\"n\">ms</th>"
+	      "<th class=\"n\">count</th><th>asleep in</th>"
+	      "<th>woken by</th><th>the waker in</th></tr></thead>\n"
+	      "<tbody>\n",
+	      f);
+	for (int i = from; i < to; i++) {
+		const struct result_wait_pair *p = &o->pairs[i];
+
+		fputs("<tr><td>", f);
+		html_op_name(f, p->op);
+		fprintf(f,
+			"</td><td class=\"n\">%.3f</td>"
+			"<td class=\"n\">%" PRIu64 "</td>",
+			p->ms, p->count);
+		if (p->kind != WAIT_SLEEP) {
+			fprintf(f,
+				"<td colspan=\"3\" class=\"na\">%s</td></tr>\n",
+				p->kind == WAIT_RUNQ
+					? "runnable, waiting for a CPU"
+					: "on a CPU");
+			continue;
+		}
+		fputs("<td class=\"mono stk\">", f);
+		if (p->stack)
+			short_stack(f, p->stack, false);
+		else
+			fputs("<span class=\"na\">short sleeps: no "
+			      "stacks</span>",
+			      f);
+		fputs("</td><td>", f);
+		html_esc(f, report_pair_waker(p, who, sizeof(who)));
+		fputs("</td><td class=\"mono stk\">", f);
+		if (p->waker_stack)
+			short_stack(f, p->waker_stack, true);
+		fputs("</td></tr>\n", f);
+	}
+	if (to == o->npairs && o->other_count)
+		fprintf(f,
+			"<tr><td></td><td class=\"n\">%.3f</td>"
+			"<td class=\"n\">%" PRIu64 "</td><td "
+			"colspan=\"3\" class=\"na\">beyond the rows "
+			"kept</td></tr>\n",
+			o->other_ms, o->other_count);
+	fputs("</tbody>\n</table>\n</div>\n", f);
 }
 
 /* The per-op table of where the stalled ops spent their time, and how
@@ -127,7 +212,6 @@ static void offcpu_cell(FILE *f, const struct result_stall *ev, int cpp)
 static void offcpu_table(FILE *f, const struct result *r)
 {
 	const struct result_offcpu_run *o = &r->stalls.offcpu;
-	char who[80];
 
 	if (o->method && strcmp(o->method, "bpf")) {
 		fputs("<p class=\"note\">No BPF tracing", f);
@@ -148,51 +232,18 @@ static void offcpu_table(FILE *f, const struct result *r)
 		      "<p>Traced with BPF: every sleep of the stalled ops "
 		      "of the measured phase, by where it slept and what woke "
 		      "it, and their time runnable without a CPU and on a "
-		      "CPU.</p>\n<div class=\"scroll\">\n<table>\n<thead><tr>"
-		      "<th>Operation</th><th class=\"n\">ms</th>"
-		      "<th class=\"n\">count</th><th>asleep in</th>"
-		      "<th>woken by</th><th>the waker in</th></tr></thead>\n"
-		      "<tbody>\n",
+		      "CPU, the most first.  Stacks show their innermost "
+		      "frames (hover for the whole).</p>\n",
 		      f);
-		for (int i = 0; i < o->npairs; i++) {
-			const struct result_wait_pair *p = &o->pairs[i];
-
-			fputs("<tr><td>", f);
-			html_op_name(f, p->op);
-			fprintf(f,
-				"</td><td class=\"n\">%.3f</td>"
-				"<td class=\"n\">%" PRIu64 "</td>",
-				p->ms, p->count);
-			if (p->kind != WAIT_SLEEP) {
-				fprintf(f, "<td colspan=\"3\" class=\"na\">%s"
-					   "</td></tr>\n",
-					p->kind == WAIT_RUNQ
-						? "runnable, waiting for a CPU"
-						: "on a CPU");
-				continue;
-			}
-			fputs("<td class=\"mono stk\">", f);
-			if (p->stack)
-				frames(f, p->stack);
-			else
-				fputs("<span class=\"na\">short sleeps: no "
-				      "stacks</span>",
-				      f);
-			fputs("</td><td>", f);
-			html_esc(f, report_pair_waker(p, who, sizeof(who)));
-			fputs("</td><td class=\"mono stk\">", f);
-			if (p->waker_stack)
-				frames(f, p->waker_stack);
-			fputs("</td></tr>\n", f);
+		pair_rows(f, o, 0, PAGE_ROWS);
+		if (o->npairs > PAGE_ROWS || o->other_count) {
+			fprintf(f, "<details><summary>%d more rows</summary>\n",
+				o->npairs - PAGE_ROWS > 0
+					? o->npairs - PAGE_ROWS
+					: 0);
+			pair_rows(f, o, PAGE_ROWS, o->npairs);
+			fputs("</details>\n", f);
 		}
-		if (o->other_count)
-			fprintf(f,
-				"<tr><td></td><td class=\"n\">%.3f</td>"
-				"<td class=\"n\">%" PRIu64 "</td><td "
-				"colspan=\"3\" class=\"na\">beyond the rows "
-				"kept</td></tr>\n",
-				o->other_ms, o->other_count);
-		fputs("</tbody>\n</table>\n</div>\n", f);
 	}
 	fprintf(f,
 		"<p class=\"note\">Traced with BPF: %" PRIu64 " off-CPU "
