@@ -81,6 +81,7 @@ UT_LAYER_result      := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
+UT_LAYER_coord       := engine
 UT_LAYER_watchdog    := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
