@@ -31,6 +31,7 @@
 #define TXT_UNEXPECTED  " Unexpected results"  /* then ": N (...)" */
 #define TXT_INTERRUPTED "Interrupted by signal " /* then the number */
 #define TXT_RUN_FAILED  "Run failed "
+#define TXT_HOSTS	"Hosts: " /* a run across hosts: the imbalance */
 
 /* the per-client tables of report_text.c */
 #define TXT_PER_CLIENT "Per client results:"
