@@ -80,10 +80,15 @@ struct runner {
 	uint64_t alive_all;	/* every host's processes, as last agreed */
 	uint64_t poll_next;	/* the next agreement between ticks */
 	bool told;		/* rank 0 said another host stopped the run */
+	uint64_t lost_ns;	/* when this host began to go on alone */
 	uint64_t ready_t0;	/* when wait_ready() began */
 };
 
 #define POLL_NS (100 * NSEC_PER_MSEC) /* agreements once stopping */
+/* a host that goes on alone (lost) is ended by mpirun a second after its
+ * SIGTERM: it waits this long for its clients, then reports; the clients
+ * still cleaning up finish by themselves (they are told to stop) */
+#define LOST_WAIT_NS (300 * NSEC_PER_MSEC)
 
 /* The program of client @id (every host's numbering): -c A,B gives
  * process p the file p mod 2, as dbench does; the clients of one process
@@ -251,6 +256,7 @@ static void drain_signals(struct runner *r)
 			 * others when it ends, or sent the signal itself) */
 			if (r->co)
 				coord_lose(r->co);
+			r->lost_ns = clock_ns();
 			if (si.ssi_signo == SIGPIPE)
 				fprintf(stderr,
 					"dbench-ng: the output is a "
@@ -658,9 +664,17 @@ static void coord_loop(struct runner *r)
 	uint64_t start = r->shm->hdr.start_ns, next = start + NSEC_PER_SEC;
 
 	r->poll_next = UINT64_MAX;
-	while (r->co->lost ? r->nalive > 0 : r->alive_all > 0) {
+	while (r->co->lost ? r->nalive > 0 && clock_ns() < r->lost_ns +
+							LOST_WAIT_NS
+			   : r->alive_all > 0) {
 		uint64_t now, sched;
 
+		if (r->co->lost) {
+			if (!r->lost_ns) /* lost while waiting: a timeout */
+				r->lost_ns = clock_ns();
+			wait_events(r, r->lost_ns + LOST_WAIT_NS);
+			continue;
+		}
 		wait_events(r, next < r->poll_next ? next : r->poll_next);
 		now = clock_ns();
 		if (r->co->lost)
@@ -890,10 +904,12 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	if (co && co->lost) {
 		/* mpirun kills this rank a second after its SIGTERM: the
 		 * clean-up first, and DIR/clients if it is the last one out
-		 * (the others are being ended too), then the report */
-		if (b->fini)
+		 * (the others are being ended too), then the report.  Its
+		 * clients still at work clean up by themselves (the last
+		 * one out removes DIR/clients: orphaned) */
+		if (!r.nalive && b->fini)
 			b->fini(run, cfg->skip_cleanup ? NULL : dirty);
-		if (!cfg->skip_cleanup && b->orphaned)
+		if (!r.nalive && !cfg->skip_cleanup && b->orphaned)
 			b->orphaned(run);
 		rc = coord_end(&r, rc);
 	} else {
