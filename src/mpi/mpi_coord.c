@@ -396,22 +396,24 @@ static int mc_finish(struct coord *co, struct result *run, struct result *local,
 	struct result view = host_view(run, local);
 	uint64_t len = 0, *lens = NULL;
 	double *rel = NULL, *err = NULL;
-	char *text, *all = NULL, path[4096], msg[1024];
+	char *text = NULL, *all = NULL, path[4096], msg[1024];
 	struct stats *sum = NULL;
 	MPI_Request rq;
 	int who, out = -1;
 
 	/* lost, there is a second to end: no text unless it is asked for */
-	if (!co->lost || mc->rank_json)
-		text = result_json_text(&view, (size_t *)&len);
-	else
-		text = NULL;
-	if (text && mc->rank_json) {
+	if (mc->rank_json)
 		rank_path(mc, path, sizeof(path));
-		if (file_replace(path, "--rank-json", emit_text, text, msg,
-				 sizeof(msg)))
-			fprintf(stderr, "dbench-ng: %s\n", msg);
+	if (!co->lost || mc->rank_json) {
+		size_t n = 0;
+
+		text = result_json_text(&view, mc->rank_json ? path : NULL, &n);
+		len = n;
 	}
+	if (text && mc->rank_json &&
+	    file_replace(path, "--rank-json", emit_text, text, msg,
+			 sizeof(msg)))
+		fprintf(stderr, "dbench-ng: %s\n", msg);
 	if (co->lost) {
 		free(text);
 		if (!co->rank && merge_lost(mc, run, local, st))

@@ -488,9 +488,9 @@ int result_write_json_pending(const struct result *r, struct file_pending *p,
 	return rc;
 }
 
-char *result_json_text(const struct result *r, size_t *len)
+char *result_json_text(const struct result *r, const char *path, size_t *len)
 {
-	json_t *doc = result_json(r, r->cfg.json ? r->cfg.json : "-");
+	json_t *doc = result_json(r, path);
 	char *text;
 
 	if (!doc)

@@ -352,7 +352,7 @@ static struct result *host(uint64_t base, uint64_t max, const double *stall,
 	r->stalls.folded[1].count = 1;
 	r->stalls.nfolded = 2;
 	/* through its JSON text, as rank 0 gets it */
-	text = result_json_text(r, &len);
+	text = result_json_text(r, NULL, &len);
 	assert_non_null(text);
 	assert_int_equal(result_parse_json("host", text, len, &back, msg,
 					   sizeof(msg)), 0);
