@@ -12,6 +12,7 @@
  * result (%r the rank, %h the host, %n the run of --runs).
  */
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,25 @@ static int take_rank_json(int argc, char **argv, const char **pattern)
 	}
 	argv[n] = NULL;
 	return *pattern && !**pattern ? -1 : n;
+}
+
+/*
+ * Open MPI binds each rank to a core (2 ranks or fewer) or a socket by
+ * default, and the clients would inherit it: NPROCS clients of a host on
+ * one core.  A rank it bound (it says so in the environment) widens its
+ * main thread, whose children the clients are, to every CPU: the kernel
+ * keeps those its cpuset allows, so a cgroup still limits them.
+ */
+static void unbind(void)
+{
+	cpu_set_t all;
+
+	if (!getenv("OMPI_MCA_orte_bound_at_launch"))
+		return;
+	CPU_ZERO(&all);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, &all);
+	sched_setaffinity(0, sizeof(all), &all);
 }
 
 /*
@@ -164,6 +184,7 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	unbind();
 	if (mpi_coord_init(&mc, MPI_COMM_WORLD))
 		MPI_Abort(MPI_COMM_WORLD, 3);
 	rank = mc.co.rank;
