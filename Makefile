@@ -32,6 +32,12 @@ CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 # libraries a program of layer x links (a call into a layer not listed
 # does not link).  Every unit test, probe and fuzz target names its layer.
 LAYERS        := base workload results backends engine report analysis cli
+# the layer of dbench-ng-mpi (docs/mpi.md), above cli, only when pkg-config
+# finds Open MPI's development files: dbench-ng itself never links MPI
+MPI_PROG      := dbench-ng-mpi
+MPI_PKG       := ompi-c
+MPI_FOUND     := $(shell pkg-config --exists $(MPI_PKG) && echo y)
+LAYERS        += $(if $(MPI_FOUND),mpi)
 USES_base     := base
 USES_workload := workload base
 USES_results  := results workload base
@@ -40,6 +46,7 @@ USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
 USES_cli      := cli analysis report backends engine results workload base
+USES_mpi      := mpi cli analysis report backends engine results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
@@ -65,8 +72,9 @@ BE_DEFS    := $(foreach b,$(BE_FOUND),-DHAVE_BACKEND_$(call be_field,$(b),1)) \
 SRC      := $(foreach l,$(LAYERS),$(SRC_$(l)))
 OBJ      := $(SRC:%.c=build/%.o)
 MAIN_OBJ := build/src/cli/main.o
+MPI_MAIN_OBJ := build/src/mpi/mpi_main.o
 LIBS_ALL := $(call libs_of,cli)
-$(foreach l,$(LAYERS),$(eval build/lib$(l).a: $(filter-out $(MAIN_OBJ),$(SRC_$(l):%.c=build/%.o))))
+$(foreach l,$(LAYERS),$(eval build/lib$(l).a: $(filter-out $(MAIN_OBJ) $(MPI_MAIN_OBJ),$(SRC_$(l):%.c=build/%.o))))
 $(foreach l,$(LAYERS),$(eval build/src/$(l)/%.o: LAYER_INC := $(call incs_of,$(l))))
 
 # unit tests: tests/unit/test_NAME.c tests the layer UT_LAYER_NAME
@@ -81,6 +89,7 @@ UT_LAYER_result      := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
+UT_LAYER_coord       := engine
 UT_LAYER_watchdog    := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
@@ -115,9 +124,9 @@ Q_AR = @echo '  AR      $@';
 endif
 
 .PHONY: all deps deps-check run check bench install clean format lint workload \
-	test-progs print-backends
+	test-progs print-backends mpi-note
 
-all: $(PROG)
+all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
 
 deps:
 	@scripts/install-deps.sh build
@@ -131,6 +140,16 @@ $(PROG): $(MAIN_OBJ) $(LIBS_ALL) build/flags.txt
 		be_field,$(b),1)' not built: pkg-config finds no \
 		$(call be_field,$(b),2) (apt-get install $(call \
 		be_field,$(b),3), then make)" >&2;)
+
+# dbench-ng-mpi: the mpi layer and the MPI library, only here
+$(MPI_PROG): $(MPI_MAIN_OBJ) $(call libs_of,mpi) build/flags.txt
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_MAIN_OBJ) \
+		$(call libs_of,mpi) $(LIBS) $(shell pkg-config --libs $(MPI_PKG))
+build/src/mpi/%.o: override CPPFLAGS += $(shell pkg-config --cflags $(MPI_PKG))
+
+mpi-note:
+	@echo "note: $(MPI_PROG) not built: pkg-config finds no $(MPI_PKG)" \
+		"(apt-get install libopenmpi-dev openmpi-bin, then make)" >&2
 
 # which optional backends this build has, and which it leaves out
 print-backends:
@@ -234,14 +253,16 @@ run: deps
 # "check: N passed, N failed, N skipped".
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
-		build/tools/gen_netbench
+		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
 	@tests/run.sh $(UT_BIN) tests/cli/*.sh
 
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
-install: $(PROG)
+install: all
 	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
+	$(if $(MPI_FOUND),install -D -m 755 $(MPI_PROG) \
+		$(DESTDIR)$(PREFIX)/bin/$(MPI_PROG))
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
 
 format:
@@ -261,7 +282,7 @@ lint:
 		--std=c11 $(foreach l,$(LAYERS),-Isrc/$(l)) $(LINT_DIRS)
 
 clean:
-	rm -rf build $(PROG)
+	rm -rf build $(PROG) $(MPI_PROG)
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

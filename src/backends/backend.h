@@ -83,10 +83,16 @@ struct be_option {
 /* The run, as the backend sees it (read-only in the children). */
 struct be_run {
 	const char *dir;     /* -D as given */
-	int nclients;	     /* clients 0 .. nclients-1 */
+	int nclients;	     /* clients first_id .. first_id + nclients-1 */
 	unsigned int req;    /* BE_CAN_* bits the run asks for */
 	const void *opts;    /* the backend's options, parsed and checked */
 	void *priv;	     /* the backend's run-wide state, set by init */
+	/* a run across hosts (dbench-ng-mpi): the first client id of this
+	 * host (0 otherwise), and DIR/clients is shared with the other
+	 * hosts: fini leaves DIR/clients itself, which the run removes
+	 * with orphaned() once every host's fini is done */
+	int first_id;
+	bool shared;
 };
 
 struct be_client;

@@ -348,7 +348,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
-			&rc->be_run, res, &measured);
+			&rc->be_run, rc->coord, res, &measured);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,

@@ -164,7 +164,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->prog = prog;
 	cl->b = b;
 	cl->hdr = &shm->hdr;
-	cl->slot = &shm->slot[id];
+	cl->slot = &shm->slot[id - run->first_id]; /* this host's slots */
 	cl->paced = client_paced(cfg, prog);
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC

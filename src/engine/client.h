@@ -59,6 +59,7 @@ bool client_paced(const struct config *cfg, const struct program *prog);
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.
+ * @id counts every host's clients; its slot is id - run->first_id.
  * Returns 0, or -1 after recording the failure in the slot.
  */
 int client_init(struct client *cl, int id, const struct config *cfg,
