@@ -22,8 +22,7 @@ void result_set_stats(struct result *r, const struct stats *st)
 		r->op[o].errors = st->errors[o];
 		r->op[o].bytes = st->bytes[o];
 		r->op[o].not_run = st->not_run[o];
-		if (!r->resp.valid) /* unpaced: no response times at all */
-			continue;
+		/* shown only where a host was paced (result_merge_host) */
 		r->resp.h[o] = st->resp[o];
 		r->resp.late[o] = st->late[o];
 		r->resp.late_max_ns[o] = st->late_max[o];
@@ -213,6 +212,16 @@ int result_merge_host(struct result *run, const struct result *h,
 		run->status = h->status;
 	if (!run->signal)
 		run->signal = h->signal;
+	if (h->resp.valid && !run->resp.valid) { /* a paced run */
+		run->resp.valid = true;
+		run->resp.pacing = h->resp.pacing;
+		run->resp.late_ms = h->resp.late_ms;
+	}
+	for (int o = 0; o < OP_NR; o++) {
+		if (h->op[o].not_run_why && !run->op[o].not_run_why &&
+		    !(run->op[o].not_run_why = strdup(h->op[o].not_run_why)))
+			return -1;
+	}
 	for (int i = 0; i < h->nerrors; i++) {
 		if (add_msg(run->errors, &run->nerrors, name, rank,
 			    h->errors[i]))

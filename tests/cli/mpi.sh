@@ -8,6 +8,8 @@
 #     hosts section and the clients by id; the time series of every rank
 #     has the same points, and the run's point i is the sum of the ranks'
 #     points i (lines, bytes, calls per op): aligned on the barrier
+#   - paced (-R): the run's response times (counts, late starts, bins) are
+#     the sum of the ranks'
 #   - a client failing on rank 2 stops every rank long before the time
 #     limit, with its message named by host, rank and client, exit 1
 #   - rank 2 killed with SIGKILL mid-run: mpirun ends the others, rank 0
@@ -155,6 +157,47 @@ print("ok: %d ops, %d points, ticks sampled within %.1f ms of rank 0's, "
       % (sum(o["count"] for o in run["ops"]), len(mp), skew * 1e3,
          max(abs(h["release_ms"]) for h in hosts),
          max(h["release_err_ms"] for h in hosts)))
+PY
+
+note "paced (-R): the run's response times are the sum of the ranks'"
+mpi "$TMP/out" -R 2 -t 2 --warmup 0 -D "$T" --json "$TMP/run.json" \
+	--rank-json "$TMP/rank-%r.json" 2 || {
+	cat "$TMP/out"
+	fail "exit $?"
+}
+none_left
+grep -q '^ Response ms ' "$TMP/out" || fail "no response table of the run"
+python3 - "$TMP" <<'PY' || fail "the run's response times are not the ranks' sum"
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+ranks = [json.load(open("%s/rank-%d.json" % (d, r))) for r in range(4)]
+bad = []
+if run.get("response", {}).get("pacing") != "rate":
+    sys.exit("no response object: %s" % run.get("response"))
+n = 0
+for m in run["ops"]:
+    per = [o for r in ranks for o in r["ops"] if o["name"] == m["name"]]
+    if "resp_ns" not in m:
+        if any("resp_ns" in o for o in per):
+            bad.append(m["name"] + " missing")
+        continue
+    rt = m["resp_ns"]
+    for k in ("count", "late_starts", "sum"):
+        if rt[k] != sum(o["resp_ns"][k] for o in per):
+            bad.append("%s %s" % (m["name"], k))
+    want = {}
+    for o in per:
+        for lo, c in o["resp_ns"]["bins"]:
+            want[lo] = want.get(lo, 0) + c
+    if dict((lo, c) for lo, c in rt["bins"]) != want:
+        bad.append(m["name"] + " bins")
+    n += rt["count"]
+if not n or run["response"]["ops"] != n:
+    bad.append("response.ops %s, ops %d" % (run["response"]["ops"], n))
+if bad:
+    sys.exit("; ".join(bad))
+print("ok: %d responses" % n)
 PY
 
 note "a client of rank 2 fails: every rank stops, the client is named"
