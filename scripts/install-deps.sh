@@ -6,8 +6,9 @@
 set -e
 what=${1:-build}
 
-# build: compiler, pkg-config, libraries linked into dbench-ng
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+# build: compiler, pkg-config, libraries linked into dbench-ng (libnfs for
+# the nfs backend)
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then
@@ -16,10 +17,12 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI)
+	# lint (CI), a private NFS server (nfs-ganesha with its VFS FSAL, the
+	# rpcbind NFSv3 needs, ip for the loopback of its network namespace)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck"
+	      clang libclang-rt-14-dev python3 cppcheck \
+	      nfs-ganesha nfs-ganesha-vfs rpcbind iproute2"
 fi
 
 missing=""
