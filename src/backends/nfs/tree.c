@@ -41,6 +41,14 @@ int nfsb_tree_clear(struct nfs_context *nfs, char *path, size_t plen, int depth,
 
 	if (depth > NFSB_MAX_DEPTH)
 		return 0;
+	if (!depth) { /* nfs_opendir follows a symlink: the top is checked,
+		       * the entries below by their type */
+		struct nfs_stat_64 st;
+
+		rc = nfs_lstat64(nfs, path, &st);
+		if (rc || !S_ISDIR(st.nfs_mode))
+			return rc && nfsb_rpc_failed(nfs, rc) ? rc : 0;
+	}
 	rc = nfs_opendir(nfs, path, &d);
 	if (rc)
 		return nfsb_rpc_failed(nfs, rc) ? rc : 0;
