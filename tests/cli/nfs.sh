@@ -10,7 +10,8 @@
 # a file and a folder beside clients/ on the export are never touched and
 # clients/ is removed at the end; -s makes every write FILE_SYNC (ganesha
 # fsyncs each, seen with strace) where without it only Close's COMMIT
-# syncs; a missing export and a server that does not answer are refused
+# syncs; SIGTERM to a client mid-call is an interrupted run whose trees
+# are removed, not a lost server; a missing export and a server that does not answer are refused
 # with one message and the documented exit status; ganesha killed mid-run
 # ends the run with one message (the same for every client), exit 1, and
 # no process left.
@@ -190,6 +191,23 @@ wait_for "$TMP/out" 'execute +1 sec'
 ln -s ../../keep "$E/clients/client0/x"
 wait $P || fail "the run with a planted link failed: $(tail -3 "$TMP/out")"
 untouched
+
+note "SIGTERM to a client waiting for an answer: an interrupted run (143), its tree removed"
+# the client spends most of its time in libnfs's poll for an answer: the
+# signal cuts that wait short, which is no lost server
+for i in 1 2 3; do
+	"$DBNG" -B nfs "$U" -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
+	P=$!
+	wait_for "$TMP/out" 'execute +1 sec'
+	kill -TERM "$(pgrep -P $P | head -1)"
+	wait $P
+	rc=$?
+	[ "$rc" = 143 ] || fail "exit $rc after SIGTERM to a client, expected 143: $(cat "$TMP/err")"
+	[ "$(cat "$TMP/err")" = "dbench-ng: a client process received signal 15 (Terminated): the run was stopped" ] ||
+		fail "messages: $(cat "$TMP/err")"
+	untouched
+done
+echo "ok: 3 times"
 
 note "ganesha killed mid-run: one message, exit 1, no process left"
 "$DBNG" -B nfs "$U" -t 60 --warmup 0 -c "$CLIENT_TXT" 3 >"$TMP/out" 2>"$TMP/err" &

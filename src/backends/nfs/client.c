@@ -114,12 +114,12 @@ void nfsb_release(struct be_client *c, be_handle h)
 	struct nfsb_handle *hh = h.ptr;
 	int rc;
 
-	/* after a lost server no call: its dead requests still point into
-	 * stacks that are gone */
-	if (hh->fh && !nc->lost) {
+	/* after a lost server or a cut wait no call: the requests in
+	 * flight point into stacks that are gone */
+	if (hh->fh && !nc->lost && !nc->cut) {
 		rc = nfs_close(nc->nfs, hh->fh);
 		if (rc && nfsb_rpc_failed(nc->nfs, rc))
-			nc->lost = true;
+			nc->cut = true; /* the clean-up reconnects */
 	}
 	hh->fh = NULL;
 	hh->next = nc->free;
@@ -129,11 +129,23 @@ void nfsb_release(struct be_client *c, be_handle h)
 void nfsb_cleanup(struct be_client *c)
 {
 	struct nfsb_client *nc = nfsb_cl(c);
-	int rc;
+	char err[1200];
+	int rc, code;
 
 	if (!nc || !nc->nfs || nc->lost)
 		return; /* fini says what is left */
+	if (nc->cut) {	/* a new context; the old one is never touched */
+		nc->nfs = nfsb_connect(err, sizeof(err), &code);
+		if (!nc->nfs)
+			return;
+		nc->cut = false;
+	}
 	rc = nfsb_remove_tree(nc->nfs, c->id);
+	if (rc && nfsb_rpc_cut(nc->nfs)) {
+		nc->cut = true; /* a second signal: the parent says what is left
+				 */
+		return;
+	}
 	if (rc && nfsb_rpc_failed(nc->nfs, rc)) {
 		nc->lost = true;
 		be_fail(c, NULL,

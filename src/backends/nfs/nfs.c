@@ -283,6 +283,16 @@ bool nfsb_rpc_failed(struct nfs_context *nfs, int rc)
 	return !e || (!strstr(e, "NFS3ERR") && !strstr(e, "MNT3ERR"));
 }
 
+/* Did a signal cut libnfs's wait for an answer short (its poll() failed
+ * with EINTR)?  The request is still in flight, with its answer bound for
+ * a stack frame that is gone: the context cannot be used again. */
+bool nfsb_rpc_cut(struct nfs_context *nfs)
+{
+	const char *e = nfs_get_error(nfs);
+
+	return e && strstr(e, "Poll failed");
+}
+
 /* Why a mount failed, in @err; the exit status it means */
 static int mount_error(struct nfs_context *nfs, int rc, char *err,
 		       size_t errlen)
@@ -342,7 +352,10 @@ struct nfs_context *nfsb_connect(char *err, size_t errlen, int *code)
 	nfs_destroy_url(u);
 	if (rc) {
 		*code = mount_error(nfs, rc, err, errlen);
-		nfs_destroy_context(nfs);
+		/* a cut wait left a request whose answer would be written
+		 * into a stack frame that is gone: never touched again */
+		if (!nfsb_rpc_cut(nfs))
+			nfs_destroy_context(nfs);
 		return NULL;
 	}
 	return nfs;

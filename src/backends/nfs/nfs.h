@@ -58,7 +58,11 @@ struct nfsb_handle {
 
 struct nfsb_client {
 	struct nfs_context *nfs;
-	bool lost; /* the server went away: no libnfs call any more */
+	/* no libnfs call on nfs any more: its requests in flight point into
+	 * stack frames that are gone.  Either the server went away (@lost,
+	 * the client failed saying so), or a signal (the run is stopping)
+	 * interrupted the wait for an answer (@cut) */
+	bool lost, cut;
 	/* "/clients/client0/dir/file" of each path index, its directory's,
 	 * and of each directory of the program */
 	char **fpath;
@@ -82,6 +86,7 @@ static inline const char *nfsb_path(struct be_client *c, uint32_t pi)
 struct nfs_context *nfsb_connect(char *err, size_t errlen, int *code);
 void nfsb_disconnect(struct nfs_context *nfs);
 bool nfsb_rpc_failed(struct nfs_context *nfs, int rc);
+bool nfsb_rpc_cut(struct nfs_context *nfs);
 int nfsb_remove_tree(struct nfs_context *nfs, int id);
 
 /* ops.c */
@@ -89,7 +94,9 @@ int nfsb_lost(struct be_client *c, const struct lf_op *op, int rc);
 
 /* A libnfs result @rc of client @c's op @op: as it is, unless the server
  * went away (a reset connection, an RPC that timed out): then the client
- * fails with one message (nfsb_lost) and never calls libnfs again. */
+ * fails with one message (nfsb_lost) and never calls libnfs again on
+ * that context (nor after a signal cut the wait short: no message, the
+ * run is stopping). */
 static inline int nfsb_chk(struct be_client *c, const struct lf_op *op, int rc)
 {
 	if (__builtin_expect(rc >= 0, 1) ||

@@ -16,7 +16,16 @@
 
 int nfsb_lost(struct be_client *c, const struct lf_op *op, int rc)
 {
-	nfsb_cl(c)->lost = true;
+	struct nfsb_client *nc = nfsb_cl(c);
+
+	if (nfsb_rpc_cut(nc->nfs)) {
+		/* SIGTERM or SIGHUP: the engine stops the client after this
+		 * op (the result of which is left alone); the clean-up makes
+		 * a new connection */
+		nc->cut = true;
+		return BE_REPORTED;
+	}
+	nc->lost = true;
 	if (rc == -EINTR && nfsb_g.timeout_ms)
 		be_fail(c, op,
 			"the NFS server %s did not answer within %d s "
