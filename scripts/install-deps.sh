@@ -6,9 +6,10 @@
 set -e
 what=${1:-build}
 
-# build: compiler, pkg-config, libraries linked into dbench-ng; Open MPI
-# (its development files and mpirun) for dbench-ng-mpi (docs/mpi.md)
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev \
+# build: compiler, pkg-config, libraries linked into dbench-ng (libnfs for
+# the nfs backend); Open MPI (its development files and mpirun) for
+# dbench-ng-mpi (docs/mpi.md)
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
       libopenmpi-dev openmpi-bin"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
@@ -18,10 +19,13 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI), iproute2 for the network namespaces of the MPI test
+	# lint (CI), iproute2 for the network namespaces of the MPI and
+	# server tests, a private NFS server (nfs-ganesha with its VFS FSAL,
+	# the rpcbind NFSv3 needs)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck iproute2"
+	      clang libclang-rt-14-dev python3 cppcheck \
+	      nfs-ganesha nfs-ganesha-vfs rpcbind iproute2"
 fi
 
 missing=""

@@ -226,5 +226,6 @@ static inline const char *be_not_run(const struct backend *b, enum op_type t)
 /* The backends (one descriptor each) */
 extern const struct backend backend_fileio;
 extern const struct backend backend_null;
+extern const struct backend backend_nfs; /* HAVE_BACKEND_nfs */
 
 #endif

@@ -18,6 +18,9 @@ static const struct backend *const backends[] = {
 	&backend_null,
 	/* the backends that need a library, under HAVE_BACKEND_NAME (the
 	 * Makefile's OPT_BACKENDS) */
+#ifdef HAVE_BACKEND_nfs
+	&backend_nfs,
+#endif
 };
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 

@@ -15,8 +15,16 @@ want="built: zb
 not built: demo (needs libdemo-dev)"
 [ "$out" = "$want" ] || fail "make print-backends said '$out', want '$want'"
 echo "ok: a backend whose library is found is built, one whose is not is named"
+# the default list: nfs, built when libnfs is there, else named with
+# libnfs-dev
 out=$(make -s -C "$ROOT" --no-print-directory print-backends) ||
 	fail "make print-backends failed: $out"
-[ "$out" = "built:
-not built:" ] || fail "the default OPT_BACKENDS is not empty: '$out'"
-echo "ok: this build has no optional backends"
+if pkg-config --exists libnfs; then
+	want="built: nfs
+not built:"
+else
+	want="built:
+not built: nfs (needs libnfs-dev)"
+fi
+[ "$out" = "$want" ] || fail "the default OPT_BACKENDS: '$out', want '$want'"
+echo "ok: the default optional backends: $(echo "$out" | tr '\n' ' ')"

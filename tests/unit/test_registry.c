@@ -101,13 +101,19 @@ static void test_table(void **state)
 	(void)state;
 	assert_string_equal(backend_default()->name, "fileio");
 	assert_ptr_equal(backend_find("null"), &backend_null);
-	assert_null(backend_find("nfs"));
-	assert_string_equal(backend_names(), "fileio, null");
+	assert_null(backend_find("smbx"));
+	/* then the backends of the build's OPT_BACKENDS it has (nfs) */
+	assert_string_equal(backend_names(), backend_find("nfs")
+						     ? "fileio, null, nfs"
+						     : "fileio, null");
 	assert_non_null(f);
 	backend_help(f);
 	fclose(f);
-	assert_non_null(
-		strstr(buf, "fileio (default) or null (no I/O at all)"));
+	assert_non_null(strstr(buf, backend_find("nfs")
+					    ? "fileio (default), null (no I/O "
+					      "at all) or nfs ("
+					    : "fileio (default) or null (no "
+					      "I/O at all)"));
 	assert_non_null(strstr(buf, "fileio: -o no-openat2\n"));
 	free(buf);
 }
@@ -251,8 +257,13 @@ static void test_missing(void **state)
 	assert_int_equal(backend_missing_in(list, "sm", deb, sizeof(deb)), 0);
 	assert_int_equal(backend_missing_in(list, "libnfs-dev", deb, 64), 0);
 	assert_int_equal(backend_missing_in("", "smb", deb, sizeof(deb)), 0);
-	/* this build leaves nothing out (OPT_BACKENDS is empty) */
-	assert_int_equal(backend_unavailable("smb", deb, sizeof(deb)), 0);
+	/* this build: a backend of OPT_BACKENDS it has is not left out, one
+	 * it lacks is, with its package; one not in the list is not */
+	assert_int_equal(backend_unavailable("nfs", deb, sizeof(deb)),
+			 !backend_find("nfs"));
+	if (!backend_find("nfs"))
+		assert_string_equal(deb, "libnfs-dev");
+	assert_int_equal(backend_unavailable("null", deb, sizeof(deb)), 0);
 
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
