@@ -238,6 +238,7 @@ note "rank 2 killed (SIGKILL) mid-run: rank 0 reports what it has"
 # loaded machine; its JSON goes to the tmpfs, whose flush costs nothing
 # (docs/mpi.md)
 MPI_EXTRA="--mca odls_base_sigkill_timeout 3"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
 	mpirun --allow-run-as-root --oversubscribe -np 4 \
 	--mca btl self,tcp --mca btl_tcp_if_include lo \

@@ -184,6 +184,7 @@ untouched
 printf '%s\n' 'Mkdir "\clients\client1" NT_STATUS_OK' 'Sleep 3000000 NT_STATUS_OK' \
 	'Deltree "\clients\client1\x" NT_STATUS_OK' 'Deltree "\clients\client1" NT_STATUS_OK' \
 	>"$TMP/link.load"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -B nfs "$U" --run-once -t 60 --warmup 0 -c "$TMP/link.load" 1 >"$TMP/out" 2>&1 &
 P=$!
 at_exit "kill $P"
@@ -196,6 +197,7 @@ note "SIGTERM to a client waiting for an answer: an interrupted run (143), its t
 # the client spends most of its time in libnfs's poll for an answer: the
 # signal cuts that wait short, which is no lost server
 for i in 1 2 3; do
+	: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 	"$DBNG" -B nfs "$U" -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
 	P=$!
 	wait_for "$TMP/out" 'execute +1 sec'
@@ -210,6 +212,7 @@ done
 echo "ok: 3 times"
 
 note "ganesha killed mid-run: one message, exit 1, no process left"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -B nfs "$U" -t 60 --warmup 0 -c "$CLIENT_TXT" 3 >"$TMP/out" 2>"$TMP/err" &
 P=$!
 at_exit "kill $P"
