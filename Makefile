@@ -31,7 +31,7 @@ CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 # of x's files (a header of a layer not listed is not found) and the
 # libraries a program of layer x links (a call into a layer not listed
 # does not link).  Every unit test, probe and fuzz target names its layer.
-LAYERS        := base workload results backends engine report analysis cli
+LAYERS        := base workload results backends engine report analysis server cli
 USES_base     := base
 USES_workload := workload base
 USES_results  := results workload base
@@ -39,7 +39,8 @@ USES_backends := backends workload base
 USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
-USES_cli      := cli analysis report backends engine results workload base
+USES_server   := server base
+USES_cli      := cli analysis report server backends engine results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
@@ -87,6 +88,8 @@ UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
 UT_LAYER_registry    := backends
+UT_LAYER_sockio      := backends
+UT_LAYER_frame       := server
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
@@ -240,9 +243,16 @@ check: deps-check
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
+# tbench's two programs are dbench-ng under other names (argv[0]):
+# tbench-ng and tbench-ng-srv, which do not clash with Debian's dbench
+# package (/usr/bin/tbench, /usr/bin/tbench_srv)
 install: $(PROG)
 	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng-srv
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng-srv.1
 
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h') tests/unit/*.c \

@@ -43,6 +43,9 @@ struct client {
 	uint64_t prev_start_ns;	      /* start of the previous line */
 	uint64_t pace_bytes;	      /* bytes since the pass start */
 	struct pace_rate rate;	      /* -R pacing state */
+	uint8_t io_col[OP_NR];	      /* which of op->io_bytes[] counts:
+				       * 1 with --fake-io, and for ReadX
+				       * with BE_COUNT_READ_RET (tbench) */
 };
 
 /*

@@ -102,12 +102,13 @@ static void test_table(void **state)
 	assert_string_equal(backend_default()->name, "fileio");
 	assert_ptr_equal(backend_find("null"), &backend_null);
 	assert_null(backend_find("nfs"));
-	assert_string_equal(backend_names(), "fileio, null");
+	assert_ptr_equal(backend_find("sockio"), &backend_sockio);
+	assert_string_equal(backend_names(), "fileio, null, sockio");
 	assert_non_null(f);
 	backend_help(f);
 	fclose(f);
-	assert_non_null(
-		strstr(buf, "fileio (default) or null (no I/O at all)"));
+	assert_non_null(strstr(buf, "fileio (default), null (no I/O at all) "
+				    "or sockio (tbench: "));
 	assert_non_null(strstr(buf, "fileio: -o no-openat2\n"));
 	free(buf);
 }
