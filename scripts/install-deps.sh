@@ -16,10 +16,11 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI)
+	# lint (CI); iproute2 (ip, ss) for the network namespaces of the
+	# tbench tests (dbench has tbench and tbench_srv)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck"
+	      clang libclang-rt-14-dev python3 cppcheck iproute2"
 fi
 
 missing=""
