@@ -164,14 +164,14 @@ note "parsers: tbench (dbench-ng tbench against dbench-ng tbench_srv, in a netwo
 # table after "Operation"; LKP's tbench parse takes every line starting
 # with "Throughput": the figure, clients, procs and max_latency)
 if netns_ok; then
-	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tb" "$DBNG" tbench_srv -- \
+	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tb" "$DBNG" tbench_srv --bind 127.0.0.1 -- \
 		"$DBNG" tbench -t 3 --warmup 1 2 127.0.0.1 || fail "tbench-pair: $(cat "$TMP/p-tb"*)"
 	[ "$(cat "$TMP/p-tb.rc")" = 0 ] || fail "tbench run failed: $(tail "$TMP/p-tb")"
 	parsed_good "$TMP/p-tb"
 	echo "ok: $(tail -1 "$TMP/p-tb")"
 	# a failed one: a server whose limit refuses the first large WriteX
 	# drops the connection in the middle of the run
-	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tbf" "$DBNG" tbench_srv --max-length 1000 -- \
+	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tbf" "$DBNG" tbench_srv --bind 127.0.0.1 --max-length 1000 -- \
 		"$DBNG" tbench -t 30 --warmup 0 1 127.0.0.1 || fail "tbench-pair: $(cat "$TMP/p-tbf"*)"
 	[ "$(cat "$TMP/p-tbf.rc")" = 1 ] || fail "exit $(cat "$TMP/p-tbf.rc"): $(tail "$TMP/p-tbf")"
 	grep -q '^Run failed ' "$TMP/p-tbf" || fail "no marker: $(cat "$TMP/p-tbf")"

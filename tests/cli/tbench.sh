@@ -73,7 +73,7 @@ good_run() {
 
 # ---------------------------------------------------------------------------
 note "1. dbench-ng against itself: one pass of the built-in workload, counted by both"
-srv_start ng 7003 "$DBNG" tbench_srv
+srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1
 "$DBNG" tbench --run-once --warmup 0 -t 600 -D /srv/tb -c "$LOAD" \
 	--json "$TMP/once.json" 1 127.0.0.1 >"$TMP/once" 2>&1 ||
 	fail "run failed: $(tail "$TMP/once")"
@@ -103,14 +103,14 @@ echo "ok: $(tail -1 "$TMP/once")"
 if has_debian; then
 	note "2. the same sizes as Debian's tbench, exchange by exchange"
 	head -3000 "$CLIENT_TXT" >"$TMP/first.load"
-	srv_start trace 7003 "$DBNG" tbench_srv --trace
+	srv_start trace 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --trace
 	# tbench 4.0 replays the file over and over for -t 1 (and warms
 	# up for none): its first pass is enough
 	timeout 120 tbench -t 1 -c "$TMP/first.load" -D /srv/x 1 127.0.0.1 \
 		>"$TMP/deb-trace" 2>&1 || fail "tbench failed: $(tail "$TMP/deb-trace")"
 	srv_stop
 	awk '$2 == "trace" {print $4, $5}' "$TMP/trace.err" >"$TMP/deb.sizes"
-	srv_start trace 7003 "$DBNG" tbench_srv --trace
+	srv_start trace 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --trace
 	"$DBNG" tbench --run-once --warmup 0 -t 600 -c "$TMP/first.load" \
 		-D /srv/x 1 127.0.0.1 >"$TMP/ng-trace" 2>&1 ||
 		fail "run failed: $(tail "$TMP/ng-trace")"
@@ -125,7 +125,7 @@ if has_debian; then
 	echo "ok: $n exchanges of the same sizes (first: $(head -1 "$TMP/ng.sizes"), the handshake)"
 
 	note "3a. Debian's tbench against dbench-ng's server"
-	srv_start ng 7003 "$DBNG" tbench_srv
+	srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1
 	timeout 120 tbench -t 3 2 127.0.0.1 >"$TMP/deb-ng" 2>&1 ||
 		fail "tbench failed: $(tail "$TMP/deb-ng")"
 	good_run "$TMP/deb-ng"

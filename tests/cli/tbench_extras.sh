@@ -12,7 +12,7 @@ command -v python3 >/dev/null || skip "python3 not installed"
 
 head -3000 "$ROOT/loadfiles/netbench.load" >"$TMP/small.load"
 RUN=(-t 2 --warmup 0 -c "$TMP/small.load")
-srv_start ng 7003 "$DBNG" tbench_srv
+srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1
 
 note "percentiles"
 "$DBNG" tbench "${RUN[@]}" 2 127.0.0.1 >"$TMP/p" 2>&1 || fail "$(tail "$TMP/p")"

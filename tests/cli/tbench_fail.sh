@@ -42,7 +42,7 @@ no_procs
 echo "ok: $(head -1 "$TMP/e1")"
 
 note "2. the server killed in the middle of the run"
-srv_start ng 7003 "$DBNG" tbench_srv
+srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1
 start=$SECONDS
 "$DBNG" tbench -t 60 --warmup 1 -c "$LOAD" 2 127.0.0.1 >"$TMP/o2" 2>"$TMP/e2" &
 cl=$!

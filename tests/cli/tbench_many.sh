@@ -22,7 +22,7 @@ Close 1 NT_STATUS_OK
 Sleep 200000 NT_STATUS_OK
 X
 
-srv_start ng 7003 "$DBNG" tbench_srv --threads 2
+srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --threads 2
 "$DBNG" tbench -t 3 --warmup 0 --stall-threshold 0 -c "$TMP/light.load" $N 127.0.0.1 \
 	>"$TMP/run" 2>&1 &
 cl=$!

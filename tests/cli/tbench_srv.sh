@@ -14,7 +14,7 @@
 enter_netns "$@"
 command -v python3 >/dev/null || skip "python3 not installed"
 
-srv_start ng 7003 "$DBNG" tbench_srv --threads 2 --max-length 1000000
+srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --threads 2 --max-length 1000000
 
 cat >"$TMP/clients.py" <<'PY'
 import socket, struct, sys

@@ -4,9 +4,10 @@
  * loadfile is one request and one reply on the client's connection, of
  * the sizes tbench 4.0 uses (sockio.h).  A request is the client's
  * buffer as it is (two length words, then zeros): one send().  A reply
- * of up to SOCKIO_RBUF bytes comes in with one recv() as a rule; its
- * length word is checked as soon as it is in, and the rest of a longer
- * one is discarded by the kernel (MSG_TRUNC), never copied.  No string
+ * of up to SOCKIO_RBUF bytes comes in with one recv() as a rule (tbench
+ * makes two: the length word, then the rest); of a longer one only the
+ * length word is read, the rest is discarded by the kernel (MSG_TRUNC),
+ * never copied.  The length word is checked as soon as it is in.  No string
  * work; failures are put into words on the cold path only.
  */
 #include <arpa/inet.h>
@@ -90,7 +91,9 @@ int sockio_exchange(struct be_client *c, const struct lf_op *op, uint32_t s,
 		    uint32_t r)
 {
 	struct sockio_client *sc = c->priv;
-	uint32_t w, want = r < SOCKIO_RBUF ? r : SOCKIO_RBUF;
+	/* a small reply whole, a larger one's length word alone: the rest
+	 * of it is discarded by the kernel, not copied */
+	uint32_t w, want = r <= SOCKIO_RBUF ? r : 4;
 	size_t done = 0;
 	ssize_t n;
 
@@ -107,8 +110,8 @@ int sockio_exchange(struct be_client *c, const struct lf_op *op, uint32_t s,
 		}
 		done += (size_t)n;
 	}
-	/* the reply: its length word as soon as it is in, then the rest of
-	 * what fits the buffer, then what is left discarded */
+	/* the reply: its length word checked as soon as it is in, the rest
+	 * of a small one read with it, the rest of a larger one discarded */
 	for (done = 0; done < want;) {
 		n = recv(sc->fd, sc->rbuf + done, want - done, 0);
 		if (unlikely(n <= 0)) {
