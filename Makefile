@@ -31,7 +31,7 @@ CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 # of x's files (a header of a layer not listed is not found) and the
 # libraries a program of layer x links (a call into a layer not listed
 # does not link).  Every unit test, probe and fuzz target names its layer.
-LAYERS        := base workload results backends engine report analysis cli
+LAYERS        := base workload results backends engine report analysis server cli
 # the layer of dbench-ng-mpi (docs/mpi.md), above cli, only when pkg-config
 # finds Open MPI's development files: dbench-ng itself never links MPI
 MPI_PROG      := dbench-ng-mpi
@@ -45,8 +45,9 @@ USES_backends := backends workload base
 USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
-USES_cli      := cli analysis report backends engine results workload base
-USES_mpi      := mpi cli analysis report backends engine results workload base
+USES_server   := server base
+USES_cli      := cli analysis report server backends engine results workload base
+USES_mpi      := mpi cli analysis report server backends engine results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
@@ -83,6 +84,7 @@ UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
 UT_LAYER_sha256      := base
 UT_LAYER_num         := base
 UT_LAYER_utf8        := base
+UT_LAYER_sockopt     := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
@@ -97,6 +99,8 @@ UT_LAYER_disturb     := engine
 UT_LAYER_client      := engine
 UT_LAYER_registry    := backends
 UT_LAYER_nfs         := backends
+UT_LAYER_sockio      := backends
+UT_LAYER_frame       := server
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
@@ -260,11 +264,18 @@ check: deps-check
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
+# tbench's two programs are dbench-ng under other names (argv[0]):
+# tbench-ng and tbench-ng-srv, which do not clash with Debian's dbench
+# package (/usr/bin/tbench, /usr/bin/tbench_srv)
 install: all
 	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng-srv
 	$(if $(MPI_FOUND),install -D -m 755 $(MPI_PROG) \
 		$(DESTDIR)$(PREFIX)/bin/$(MPI_PROG))
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng-srv.1
 
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h') tests/unit/*.c \

@@ -19,9 +19,9 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI), iproute2 for the network namespaces of the MPI and
-	# server tests, a private NFS server (nfs-ganesha with its VFS FSAL,
-	# the rpcbind NFSv3 needs)
+	# lint (CI), iproute2 (ip, ss) for the network namespaces of the
+	# MPI, tbench and NFS tests, a private NFS server (nfs-ganesha with
+	# its VFS FSAL, the rpcbind NFSv3 needs)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
 	      clang libclang-rt-14-dev python3 cppcheck \

@@ -56,6 +56,9 @@ enum {
 	BE_USES_DIR = 1u << 7,	       /* works beneath -D DIR */
 	BE_NO_IO = 1u << 8,	       /* does no I/O at all */
 	BE_CAN_DIRFD = 1u << 9,	       /* --paths dirfd */
+	/* not a request: ReadX counts its ret_size (the loadfile's 4th
+	 * number) as tbench does, not its size (dbench) */
+	BE_COUNT_READ_RET = 1u << 10,
 };
 #define BE_CAN_ALL 0x27fu /* every BE_CAN_* bit */
 
@@ -226,6 +229,7 @@ static inline const char *be_not_run(const struct backend *b, enum op_type t)
 /* The backends (one descriptor each) */
 extern const struct backend backend_fileio;
 extern const struct backend backend_null;
+extern const struct backend backend_sockio;
 extern const struct backend backend_nfs; /* HAVE_BACKEND_nfs */
 
 #endif

@@ -16,6 +16,7 @@
 static const struct backend *const backends[] = {
 	&backend_fileio, /* the first is the default */
 	&backend_null,
+	&backend_sockio,
 	/* the backends that need a library, under HAVE_BACKEND_NAME (the
 	 * Makefile's OPT_BACKENDS) */
 #ifdef HAVE_BACKEND_nfs

@@ -88,8 +88,8 @@ static unsigned int backend_requests(const struct config *cfg)
 
 /* What the result records about the run before it starts. */
 static int describe_run(struct result *res, const struct config *cfg,
-			int argc, char **argv, struct program **progs,
-			int nprogs)
+			const struct backend *be, int argc, char **argv,
+			struct program **progs, int nprogs)
 {
 	char err[512], when[32];
 	time_t now = time(NULL);
@@ -110,7 +110,9 @@ static int describe_run(struct result *res, const struct config *cfg,
 		res->argc = i + 1;
 	}
 	res->cfg = *cfg;
-	if (env_capture(env, cfg->dir, err, sizeof(err)))
+	/* the filesystem of -D only for a backend that works beneath it */
+	if (env_capture(env, be->caps & BE_USES_DIR ? cfg->dir : NULL, err,
+			sizeof(err)))
 		fprintf(stderr, "dbench-ng: environment: %s\n", err);
 	env->loadfile_name = calloc((size_t)nprogs, sizeof(char *));
 	env->loadfile_sha256 = calloc((size_t)nprogs, sizeof(char *));
@@ -333,7 +335,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 			return st;
 		}
 	}
-	if (!res || describe_run(res, cfg, rc->argc, rc->argv, rc->progs,
+	if (!res || describe_run(res, cfg, rc->be, rc->argc, rc->argv, rc->progs,
 				 rc->nprogs)) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
 		file_replace_abort(&rc->json);

@@ -182,6 +182,8 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 		cl->op[OP_READX] = engine_fake_io;
 		cl->op[OP_WRITEX] = engine_fake_io;
 	}
+	cl->io_col[OP_WRITEX] = cfg->fake_io;
+	cl->io_col[OP_READX] = cfg->fake_io || (b->caps & BE_COUNT_READ_RET);
 	cl->h = calloc(prog->nhandles + 1, sizeof(*cl->h));
 	cl->hstate = malloc(sizeof(int) * (prog->nhandles + 1));
 	if (!cl->h || !cl->hstate) {
@@ -610,7 +612,7 @@ static inline bool client_step(struct client *cl)
 		s->st.not_run[op->type]++;
 	if (unlikely(cl->paced))
 		paced_done(cl, op, due, t0, t1);
-	bytes = op->io_bytes[cl->cfg->fake_io];
+	bytes = op->io_bytes[cl->io_col[op->type]];
 	s->bytes += bytes;
 	s->st.bytes[op->type] += bytes;
 	cl->pace_bytes += bytes;

@@ -47,6 +47,9 @@ struct client {
 	struct pace_rate rate;	      /* -R pacing state */
 	bool paced;	 /* -R or timestamps: response times (client_paced) */
 	uint64_t due_ns; /* timestamps: the previous line's intended start */
+	uint8_t io_col[OP_NR];	      /* which of op->io_bytes[] counts:
+				       * 1 with --fake-io, and for ReadX
+				       * with BE_COUNT_READ_RET (tbench) */
 };
 
 /*

@@ -85,7 +85,8 @@ expect_rc 0 "$DBNG" --show-exec --version >/dev/null
 # no word of a parser in any text of ours that may land in a log: help,
 # version, usage errors (LKP logs "dbench --help" before the run)
 for args in --help --version "report --help" "compare --help" "check --help" \
-	"-t abc 1" "--runs 0 1" "" "report" "compare" "check"; do
+	"-t abc 1" "--runs 0 1" "" "report" "compare" "check" "tbench --help" \
+	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1"; do
 	# shellcheck disable=SC2086
 	"$DBNG" $args >"$TMP/msg" 2>&1 </dev/null
 	! grep -n "execute\|Operation\|Throughpu\|----" "$TMP/msg" ||

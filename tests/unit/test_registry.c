@@ -102,18 +102,19 @@ static void test_table(void **state)
 	assert_string_equal(backend_default()->name, "fileio");
 	assert_ptr_equal(backend_find("null"), &backend_null);
 	assert_null(backend_find("smbx"));
+	assert_ptr_equal(backend_find("sockio"), &backend_sockio);
 	/* then the backends of the build's OPT_BACKENDS it has (nfs) */
 	assert_string_equal(backend_names(), backend_find("nfs")
-						     ? "fileio, null, nfs"
-						     : "fileio, null");
+						     ? "fileio, null, sockio, nfs"
+						     : "fileio, null, sockio");
 	assert_non_null(f);
 	backend_help(f);
 	fclose(f);
 	assert_non_null(strstr(buf, backend_find("nfs")
 					    ? "fileio (default), null (no I/O "
-					      "at all) or nfs ("
-					    : "fileio (default) or null (no "
-					      "I/O at all)"));
+					      "at all), sockio (tbench: "
+					    : "fileio (default), null (no "
+					      "I/O at all) or sockio (tbench: "));
 	assert_non_null(strstr(buf, "fileio: -o no-openat2\n"));
 	free(buf);
 }
