@@ -49,8 +49,8 @@ $(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(shell find src/$(l) -name '*.c
 # library pkg-config finds is built from src/backends/NAME/ (its registry
 # entry under HAVE_BACKEND_NAME, its library linked); the others are left
 # out, the link says so, and -B NAME names the package to install
-# (docs/backends.md).  None yet: the SMB and NFS backends will be the first.
-OPT_BACKENDS ?=
+# (docs/backends.md).
+OPT_BACKENDS ?= smb:smbclient:libsmbclient-dev
 be_field   = $(word $(2),$(subst :, ,$(1)))
 BE_FOUND   := $(foreach b,$(OPT_BACKENDS),$(if $(shell pkg-config --exists \
 		'$(call be_field,$(b),2)' && echo y),$(b)))

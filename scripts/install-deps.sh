@@ -6,8 +6,10 @@
 set -e
 what=${1:-build}
 
-# build: compiler, pkg-config, libraries linked into dbench-ng
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev"
+# build: compiler, pkg-config, libraries linked into dbench-ng (the
+# SMB client library for the smb backend, built when it is found)
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev \
+      libsmbclient-dev"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then
@@ -16,10 +18,12 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI)
+	# lint (CI), a private smbd (in a network namespace: ip) for the smb
+	# backend's test
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck"
+	      clang libclang-rt-14-dev python3 cppcheck \
+	      samba smbclient iproute2"
 fi
 
 missing=""

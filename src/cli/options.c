@@ -21,6 +21,10 @@ static const char *be_opts[OPT_MAX_BACKEND_OPTS];
 static char *be_made[OPT_MAX_BACKEND_OPTS];
 static int nbe_opts;
 
+/* where the values of secret options begin in argv (opt_secrets) */
+static const char *secrets[OPT_MAX_BACKEND_OPTS];
+static int nsecrets;
+
 /* the backends' long options (backend_long_options), getopt values
  * O_BACKEND + index */
 static const struct be_option *be_lopts[OPT_MAX_BACKEND_LOPTS];
@@ -235,6 +239,12 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 		return -1;
 	}
 	if (lo) {
+		if (lo->secret && val)
+			secrets[nsecrets++] = val;
+	} else if (strchr(kv, '=') && backend_option_secret(kv)) {
+		secrets[nsecrets++] = strchr(kv, '=') + 1;
+	}
+	if (lo) {
 		size_t n = strlen(lo->lopt) + (val ? strlen(val) : 0) + 4;
 		char *s = malloc(n);
 
@@ -249,6 +259,12 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 	}
 	be_opts[nbe_opts++] = kv;
 	return 0;
+}
+
+int opt_secrets(const char *const **v)
+{
+	*v = secrets;
+	return nsecrets;
 }
 
 int opt_backend_options(const char *const **kv)
@@ -338,6 +354,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	}
 	cfg->backend = backend_default()->name;
 	nbe_opts = 0;
+	nsecrets = 0;
 	make_opts(long_opts, short_opts);
 
 	opterr = 0;

@@ -15,8 +15,19 @@ want="built: zb
 not built: demo (needs libdemo-dev)"
 [ "$out" = "$want" ] || fail "make print-backends said '$out', want '$want'"
 echo "ok: a backend whose library is found is built, one whose is not is named"
+# the default list: smb, built here exactly when its library is found,
+# and then a backend of the program
 out=$(make -s -C "$ROOT" --no-print-directory print-backends) ||
 	fail "make print-backends failed: $out"
-[ "$out" = "built:
-not built:" ] || fail "the default OPT_BACKENDS is not empty: '$out'"
-echo "ok: this build has no optional backends"
+if pkg-config --exists smbclient; then
+	want="built: smb
+not built:"
+	"$DBNG" --help | grep -q ' smb (' || fail "smb is not in --help"
+else
+	want="built:
+not built: smb (needs libsmbclient-dev)"
+	"$DBNG" --help | grep -q 'not built here: smb (needs libsmbclient-dev)' ||
+		fail "--help does not name the missing smb backend"
+fi
+[ "$out" = "$want" ] || fail "the default OPT_BACKENDS gives '$out', want '$want'"
+echo "ok: the default list: $out"
