@@ -19,24 +19,24 @@ static void smb_calls(struct smb_client *sc)
 {
 	SMBCCTX *x = sc->ctx;
 
-	sc->open = smbc_getFunctionOpen(x);
-	sc->close = smbc_getFunctionClose(x);
-	sc->read = smbc_getFunctionRead(x);
-	sc->write = smbc_getFunctionWrite(x);
-	sc->lseek = smbc_getFunctionLseek(x);
-	sc->stat = smbc_getFunctionStat(x);
-	sc->fstat = smbc_getFunctionFstat(x);
-	sc->fstatvfs = smbc_getFunctionFstatVFS(x);
-	sc->unlink = smbc_getFunctionUnlink(x);
-	sc->rename = smbc_getFunctionRename(x);
-	sc->mkdir = smbc_getFunctionMkdir(x);
-	sc->rmdir = smbc_getFunctionRmdir(x);
-	sc->opendir = smbc_getFunctionOpendir(x);
-	sc->readdir = smbc_getFunctionReaddir(x);
-	sc->closedir = smbc_getFunctionClosedir(x);
-	sc->utimes = smbc_getFunctionUtimes(x);
-	sc->getxattr = smbc_getFunctionGetxattr(x);
-	sc->setxattr = smbc_getFunctionSetxattr(x);
+	sc->open = smbl.smbc_getFunctionOpen(x);
+	sc->close = smbl.smbc_getFunctionClose(x);
+	sc->read = smbl.smbc_getFunctionRead(x);
+	sc->write = smbl.smbc_getFunctionWrite(x);
+	sc->lseek = smbl.smbc_getFunctionLseek(x);
+	sc->stat = smbl.smbc_getFunctionStat(x);
+	sc->fstat = smbl.smbc_getFunctionFstat(x);
+	sc->fstatvfs = smbl.smbc_getFunctionFstatVFS(x);
+	sc->unlink = smbl.smbc_getFunctionUnlink(x);
+	sc->rename = smbl.smbc_getFunctionRename(x);
+	sc->mkdir = smbl.smbc_getFunctionMkdir(x);
+	sc->rmdir = smbl.smbc_getFunctionRmdir(x);
+	sc->opendir = smbl.smbc_getFunctionOpendir(x);
+	sc->readdir = smbl.smbc_getFunctionReaddir(x);
+	sc->closedir = smbl.smbc_getFunctionClosedir(x);
+	sc->utimes = smbl.smbc_getFunctionUtimes(x);
+	sc->getxattr = smbl.smbc_getFunctionGetxattr(x);
+	sc->setxattr = smbl.smbc_getFunctionSetxattr(x);
 }
 
 /* The URL of template @tmpl (relative to clients/) for client @id */

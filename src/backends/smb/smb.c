@@ -350,21 +350,21 @@ static void smb_log(void *priv, int level, const char *msg)
 
 SMBCCTX *smb_context(int timeout_s)
 {
-	SMBCCTX *ctx = smbc_new_context();
+	SMBCCTX *ctx = smbl.smbc_new_context();
 
 	if (!ctx)
 		return NULL;
-	smbc_setDebug(ctx, 0);
-	smbc_setLogCallback(ctx, NULL, smb_log);
-	smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
-	smbc_setOptionUrlEncodeReaddirEntries(ctx, 1);
-	smbc_setOptionNoAutoAnonymousLogin(ctx, smb_g.user[0] != 0);
+	smbl.smbc_setDebug(ctx, 0);
+	smbl.smbc_setLogCallback(ctx, NULL, smb_log);
+	smbl.smbc_setFunctionAuthDataWithContext(ctx, smb_auth);
+	smbl.smbc_setOptionUrlEncodeReaddirEntries(ctx, 1);
+	smbl.smbc_setOptionNoAutoAnonymousLogin(ctx, smb_g.user[0] != 0);
 	if (timeout_s > 0)
-		smbc_setTimeout(ctx, timeout_s * 1000);
-	if (!smbc_init_context(ctx)) {
+		smbl.smbc_setTimeout(ctx, timeout_s * 1000);
+	if (!smbl.smbc_init_context(ctx)) {
 		int e = errno;
 
-		smbc_free_context(ctx, 0);
+		smbl.smbc_free_context(ctx, 0);
 		errno = e;
 		return NULL;
 	}
@@ -374,7 +374,7 @@ SMBCCTX *smb_context(int timeout_s)
 void smb_context_free(SMBCCTX *ctx)
 {
 	if (ctx)
-		smbc_free_context(ctx, 1);
+		smbl.smbc_free_context(ctx, 1);
 }
 
 bool smb_conn_lost(int e)
@@ -392,9 +392,9 @@ bool smb_conn_lost(int e)
  * opendir, so removing while reading is safe.  Errors are ignored. */
 void smb_tree_remove(SMBCCTX *ctx, const char *url, int depth, bool rmdirs)
 {
-	smbc_opendir_fn opendir = smbc_getFunctionOpendir(ctx);
-	smbc_readdir_fn readdir = smbc_getFunctionReaddir(ctx);
-	smbc_closedir_fn closedir = smbc_getFunctionClosedir(ctx);
+	smbc_opendir_fn opendir = smbl.smbc_getFunctionOpendir(ctx);
+	smbc_readdir_fn readdir = smbl.smbc_getFunctionReaddir(ctx);
+	smbc_closedir_fn closedir = smbl.smbc_getFunctionClosedir(ctx);
 	SMBCFILE *d;
 	struct smbc_dirent *e;
 	char child[4096];
@@ -411,10 +411,10 @@ void smb_tree_remove(SMBCCTX *ctx, const char *url, int depth, bool rmdirs)
 		if (e->smbc_type == SMBC_DIR) {
 			smb_tree_remove(ctx, child, depth + 1, rmdirs);
 			if (rmdirs)
-				smbc_getFunctionRmdir(ctx)(ctx, child);
+				smbl.smbc_getFunctionRmdir(ctx)(ctx, child);
 		} else if (e->smbc_type == SMBC_FILE ||
 			   e->smbc_type == SMBC_LINK) {
-			smbc_getFunctionUnlink(ctx)(ctx, child);
+			smbl.smbc_getFunctionUnlink(ctx)(ctx, child);
 		}
 	}
 	closedir(ctx, d);
@@ -471,6 +471,8 @@ static int smb_init(struct be_run *run, char *err, size_t errlen)
 		return BE_EINPUT;
 	if (credentials(o, err, errlen))
 		return BE_EINPUT;
+	if (smb_lib_load(err, errlen))
+		return BE_EENV;
 	run->where = smb_g.shown;
 	ctx = smb_context(o->timeout);
 	if (!ctx) {
@@ -480,11 +482,12 @@ static int smb_init(struct be_run *run, char *err, size_t errlen)
 	}
 	snprintf(what, sizeof(what), "the server %s has no share '%s'",
 		 smb_g.server, smb_g.share);
-	if (smbc_getFunctionStat(ctx)(ctx, smb_g.root, &st)) {
+	if (smbl.smbc_getFunctionStat(ctx)(ctx, smb_g.root, &st)) {
 		rc = share_error(errno, what, err, errlen);
 		goto out;
 	}
-	if (smb_g.has_path && smbc_getFunctionStat(ctx)(ctx, smb_g.base, &st)) {
+	if (smb_g.has_path &&
+	    smbl.smbc_getFunctionStat(ctx)(ctx, smb_g.base, &st)) {
 		rc = share_error(errno, "no such directory on the share", err,
 				 errlen);
 		goto out;
@@ -495,7 +498,7 @@ static int smb_init(struct be_run *run, char *err, size_t errlen)
 		rc = BE_EINPUT;
 		goto out;
 	}
-	if (smbc_getFunctionMkdir(ctx)(ctx, smb_g.clients, 0755) &&
+	if (smbl.smbc_getFunctionMkdir(ctx)(ctx, smb_g.clients, 0755) &&
 	    errno != EEXIST) {
 		int e = errno;
 
@@ -506,7 +509,7 @@ static int smb_init(struct be_run *run, char *err, size_t errlen)
 				 smb_g.shown, strerror(e));
 		goto out;
 	}
-	if (smbc_getFunctionStat(ctx)(ctx, smb_g.clients, &st) ||
+	if (smbl.smbc_getFunctionStat(ctx)(ctx, smb_g.clients, &st) ||
 	    !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s/clients: not a directory",
 			 smb_g.shown);
@@ -534,7 +537,7 @@ static void smb_fini(struct be_run *run, const bool *dirty)
 	ctx = smb_context(o->timeout);
 	if (!ctx)
 		return;
-	stat_fn = smbc_getFunctionStat(ctx);
+	stat_fn = smbl.smbc_getFunctionStat(ctx);
 	for (int i = 0; i < run->nclients; i++) {
 		char name[32];
 
@@ -544,7 +547,7 @@ static void smb_fini(struct be_run *run, const bool *dirty)
 			break;
 		if (dirty[i]) {
 			smb_tree_remove(ctx, url, 0, true);
-			smbc_getFunctionRmdir(ctx)(ctx, url);
+			smbl.smbc_getFunctionRmdir(ctx)(ctx, url);
 		}
 		errno = 0;
 		if (!stat_fn(ctx, url, &st) || errno != ENOENT) {
@@ -570,7 +573,7 @@ static void smb_fini(struct be_run *run, const bool *dirty)
 			left, left > 1 ? "s" : "", smb_g.shown, first,
 			strerror(why));
 	/* fails harmlessly if anything is left */
-	smbc_getFunctionRmdir(ctx)(ctx, smb_g.clients);
+	smbl.smbc_getFunctionRmdir(ctx)(ctx, smb_g.clients);
 	smb_context_free(ctx);
 }
 
@@ -581,7 +584,7 @@ static void smb_orphaned(struct be_run *run)
 	SMBCCTX *ctx = smb_context(o->timeout);
 
 	if (ctx)
-		smbc_getFunctionRmdir(ctx)(ctx, smb_g.clients);
+		smbl.smbc_getFunctionRmdir(ctx)(ctx, smb_g.clients);
 	smb_context_free(ctx);
 }
 

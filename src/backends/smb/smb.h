@@ -85,6 +85,46 @@ struct smb_client {
 	smbc_setxattr_fn setxattr;
 };
 
+/* lib.c: the calls of libsmbclient used, loaded with dlopen by
+ * smb_lib_load (init), called as smbl.smbc_new_context() */
+#define SMB_LIB_CALLS(X)                         \
+	X(smbc_new_context)                      \
+	X(smbc_free_context)                     \
+	X(smbc_init_context)                     \
+	X(smbc_setDebug)                         \
+	X(smbc_setLogCallback)                   \
+	X(smbc_setFunctionAuthDataWithContext)   \
+	X(smbc_setOptionUrlEncodeReaddirEntries) \
+	X(smbc_setOptionNoAutoAnonymousLogin)    \
+	X(smbc_setTimeout)                       \
+	X(smbc_getFunctionOpen)                  \
+	X(smbc_getFunctionClose)                 \
+	X(smbc_getFunctionRead)                  \
+	X(smbc_getFunctionWrite)                 \
+	X(smbc_getFunctionLseek)                 \
+	X(smbc_getFunctionStat)                  \
+	X(smbc_getFunctionFstat)                 \
+	X(smbc_getFunctionFstatVFS)              \
+	X(smbc_getFunctionUnlink)                \
+	X(smbc_getFunctionRename)                \
+	X(smbc_getFunctionMkdir)                 \
+	X(smbc_getFunctionRmdir)                 \
+	X(smbc_getFunctionOpendir)               \
+	X(smbc_getFunctionReaddir)               \
+	X(smbc_getFunctionClosedir)              \
+	X(smbc_getFunctionUtimes)                \
+	X(smbc_getFunctionGetxattr)              \
+	X(smbc_getFunctionSetxattr)
+
+struct smb_lib {
+	void *h; /* NULL: not loaded yet */
+#define X(f) __typeof__(f) *f;
+	SMB_LIB_CALLS(X)
+#undef X
+};
+extern struct smb_lib smbl;
+int smb_lib_load(char *err, size_t errlen);
+
 /* smb.c: the URL, the credentials, a context */
 int smb_parse_share(const char *share, char *err, size_t errlen);
 SMBCCTX *smb_context(int timeout_s);
