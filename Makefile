@@ -58,14 +58,19 @@ $(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(shell find src/$(l) -name '*.c
 # entry under HAVE_BACKEND_NAME, its library linked); the others are left
 # out, the link says so, and -B NAME names the package to install
 # (docs/backends.md).
-OPT_BACKENDS ?= nfs:libnfs:libnfs-dev
+OPT_BACKENDS ?= nfs:libnfs:libnfs-dev smb:smbclient:libsmbclient-dev
 be_field   = $(word $(2),$(subst :, ,$(1)))
 BE_FOUND   := $(foreach b,$(OPT_BACKENDS),$(if $(shell pkg-config --exists \
 		'$(call be_field,$(b),2)' && echo y),$(b)))
 BE_MISSING := $(filter-out $(BE_FOUND),$(OPT_BACKENDS))
 SRC_backends := $(filter-out $(foreach b,$(BE_MISSING),src/backends/$(call \
 		be_field,$(b),1)/%),$(SRC_backends))
-PKGS_BE    := $(foreach b,$(BE_FOUND),$(call be_field,$(b),2))
+# Of those, the ones whose library the backend loads with dlopen when it
+# runs, never linked: libsmbclient brings in about a hundred shared
+# libraries, whose loading made every start of dbench-ng 0.15 s slower
+BE_DLOPEN  ?= smb
+PKGS_BE    := $(foreach b,$(BE_FOUND),$(if $(filter $(call be_field,$(b),1),\
+		$(BE_DLOPEN)),,$(call be_field,$(b),2)))
 # what registry.c is told, also a file so that a change rebuilds it
 BE_DEFS    := $(foreach b,$(BE_FOUND),-DHAVE_BACKEND_$(call be_field,$(b),1)) \
 	      -DDBNG_MISSING_BACKENDS='"$(foreach b,$(BE_MISSING),$(call \

@@ -7,10 +7,11 @@ set -e
 what=${1:-build}
 
 # build: compiler, pkg-config, libraries linked into dbench-ng (libnfs for
-# the nfs backend); Open MPI (its development files and mpirun) for
+# the nfs backend; the SMB client library for the smb backend, built when
+# it is found); Open MPI (its development files and mpirun) for
 # dbench-ng-mpi (docs/mpi.md)
 pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
-      libopenmpi-dev openmpi-bin"
+      libsmbclient-dev libopenmpi-dev openmpi-bin"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then
@@ -20,12 +21,12 @@ if [ "$what" = check ]; then
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
 	# lint (CI), iproute2 (ip, ss) for the network namespaces of the
-	# MPI, tbench and NFS tests, a private NFS server (nfs-ganesha with
-	# its VFS FSAL, the rpcbind NFSv3 needs)
+	# MPI, tbench, NFS and SMB tests, a private NFS server (nfs-ganesha
+	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
 	      clang libclang-rt-14-dev python3 cppcheck \
-	      nfs-ganesha nfs-ganesha-vfs rpcbind iproute2"
+	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2"
 fi
 
 missing=""

@@ -83,6 +83,13 @@ struct be_option {
 	const char *lopt;
 };
 
+/* Why a backend cannot honour a request, and what does the same: added to
+ * the refusal ("-s: backend 'smb' cannot open files with O_SYNC: ..."). */
+struct be_refusal {
+	unsigned int bit; /* a BE_CAN_* bit; 0 ends the list */
+	const char *why;
+};
+
 /* The run, as the backend sees it (read-only in the children). */
 struct be_run {
 	const char *dir;     /* -D as given */
@@ -96,6 +103,10 @@ struct be_run {
 	 * with orphaned() once every host's fini is done */
 	int first_id;
 	bool shared;
+	/* set by init for a backend that does not work beneath -D: what
+	 * messages name the paths from, in place of DIR ("//SERVER/SHARE":
+	 * "//SERVER/SHARE/clients/client0/x"); NULL: DIR */
+	const char *where;
 };
 
 struct be_client;
@@ -138,6 +149,9 @@ struct backend {
 	unsigned int version;	  /* the backend's own */
 	unsigned int caps;	  /* BE_CAN_*, BE_USES_DIR, BE_NO_IO */
 	const struct be_option *options; /* {NULL}-terminated, or NULL */
+	/* for requests it does not declare: why, and what does the same
+	 * (a server-side setting); {0}-terminated, or NULL */
+	const struct be_refusal *refusals;
 	size_t opts_size;	  /* of the option struct (zeroed, then set) */
 
 	/* parent, after the options, before anything else: checks across
@@ -231,5 +245,6 @@ extern const struct backend backend_fileio;
 extern const struct backend backend_null;
 extern const struct backend backend_sockio;
 extern const struct backend backend_nfs; /* HAVE_BACKEND_nfs */
+extern const struct backend backend_smb; /* HAVE_BACKEND_smb */
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,30 @@ static unsigned int backend_requests(const struct config *cfg)
 	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0);
 }
 
+/* A copy of @arg for the result, with the value of a secret backend
+ * option in it (a password: opt_secrets) as "(secret)". */
+static char *masked_arg(const char *arg)
+{
+	const char *const *sec;
+	int n = opt_secrets(&sec);
+	size_t len = strlen(arg);
+
+	for (int i = 0; i < n; i++) {
+		uintptr_t p = (uintptr_t)sec[i], a = (uintptr_t)arg;
+		size_t at = (size_t)(p - a);
+		char *s;
+
+		if (p < a || p > a + len)
+			continue;
+		s = malloc(at + sizeof("(secret)"));
+		if (s)
+			snprintf(s, at + sizeof("(secret)"), "%.*s(secret)",
+				 (int)at, arg);
+		return s;
+	}
+	return strdup(arg);
+}
+
 /* What the result records about the run before it starts. */
 static int describe_run(struct result *res, const struct config *cfg,
 			const struct backend *be, int argc, char **argv,
@@ -104,7 +129,7 @@ static int describe_run(struct result *res, const struct config *cfg,
 	if (!res->tool || !res->version || !res->start_time || !res->argv)
 		return -1;
 	for (int i = 0; i < argc; i++) {
-		res->argv[i] = strdup(argv[i]);
+		res->argv[i] = masked_arg(argv[i]);
 		if (!res->argv[i])
 			return -1;
 		res->argc = i + 1;

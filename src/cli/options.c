@@ -26,6 +26,10 @@ static int nbe_opts;
 static const char *mode_backend;
 static const char *mode_usage;
 
+/* where the values of secret options begin in argv (opt_secrets) */
+static const char *secrets[OPT_MAX_BACKEND_OPTS];
+static int nsecrets;
+
 /* the backends' long options (backend_long_options), getopt values
  * O_BACKEND + index */
 static const struct be_option *be_lopts[OPT_MAX_BACKEND_LOPTS];
@@ -246,6 +250,12 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 		return -1;
 	}
 	if (lo) {
+		if (lo->secret && val)
+			secrets[nsecrets++] = val;
+	} else if (strchr(kv, '=') && backend_option_secret(kv)) {
+		secrets[nsecrets++] = strchr(kv, '=') + 1;
+	}
+	if (lo) {
 		size_t n = strlen(lo->lopt) + (val ? strlen(val) : 0) + 4;
 		char *s = malloc(n);
 
@@ -337,6 +347,12 @@ void opt_tbench(const char *backend, const char *usage)
 	mode_usage = usage;
 }
 
+int opt_secrets(const char *const **v)
+{
+	*v = secrets;
+	return nsecrets;
+}
+
 int opt_backend_options(const char *const **kv)
 {
 	*kv = be_opts;
@@ -426,6 +442,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	}
 	cfg->backend = mode_backend ? mode_backend : backend_default()->name;
 	nbe_opts = 0;
+	nsecrets = 0;
 	make_opts(long_opts, short_opts);
 
 	opterr = 0;

@@ -209,7 +209,10 @@ void client_release_all(struct client *cl)
 const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 			size_t len)
 {
-	int n = snprintf(buf, len, "%s/clients/", cl->cfg->dir);
+	const char *where = cl->be.run && cl->be.run->where
+				    ? cl->be.run->where
+				    : cl->cfg->dir;
+	int n = snprintf(buf, len, "%s/clients/", where);
 
 	if (n < 0 || (size_t)n >= len ||
 	    lf_subst_client(buf + n, len - (size_t)n, cl->prog->paths[pi].full,

@@ -80,7 +80,8 @@ void client_release_all(struct client *cl);
 int client_loop(struct client *cls, int n);
 
 /* client_path - the real path of path index @pi for messages:
- * "DIR/clients/client0/dir/file". */
+ * "DIR/clients/client0/dir/file" (or from the backend's be_run.where:
+ * "//SERVER/SHARE/clients/client0/dir/file"). */
 const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 			size_t len);
 

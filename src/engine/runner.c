@@ -365,6 +365,7 @@ static char *op_paths(struct runner *r, int id, uint32_t pc)
 {
 	struct client cl = {
 		.be.id = id,
+		.be.run = r->run,
 		.cfg = r->cfg,
 		.prog = prog_of(r, id),
 	};
@@ -503,10 +504,43 @@ static int fill_result(struct runner *r)
 	return 0;
 }
 
+/* A client's message without its "client N at FILE:LINE: " (or "client
+ * N: "), and N in *@id; the message itself and -1 if it is not one. */
+static const char *msg_body(const char *m, int *id)
+{
+	const char *p = strstr(m, ": ");
+
+	*id = -1;
+	if (!p || sscanf(m, "client %d", id) != 1)
+		return m;
+	return p + 2;
+}
+
+/* The fatal messages, once each: clients that failed the same way (a
+ * server that went away) are named after the first one's. */
 static void print_failures(const struct result *res)
 {
-	for (int i = 0; i < res->nerrors; i++)
-		fprintf(stderr, "dbench-ng: %s\n", res->errors[i]);
+	char *const *e = res->errors;
+
+	for (int i = 0; i < res->nerrors; i++) {
+		int id, other, n = 0;
+		const char *body = msg_body(e[i], &id);
+		bool dup = false;
+
+		for (int j = 0; j < i && id >= 0 && !dup; j++)
+			dup = !strcmp(msg_body(e[j], &other), body) &&
+			      other >= 0;
+		if (dup)
+			continue;
+		fprintf(stderr, "dbench-ng: %s", e[i]);
+		for (int j = i + 1; j < res->nerrors && id >= 0; j++) {
+			if (!strcmp(msg_body(e[j], &other), body) &&
+			    other >= 0)
+				fprintf(stderr, "%s%d", n++ ? ", " : " (the same "
+					"for client ", other);
+		}
+		fprintf(stderr, "%s\n", n ? ")" : "");
+	}
 	if (!res->nerrors)
 		fprintf(stderr, "dbench-ng: a client process failed\n");
 }

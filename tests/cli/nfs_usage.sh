@@ -42,9 +42,9 @@ refused "--nfs: 'mountport=x' in the URL's query: not a whole number" \
 refused "--export srv: the export's path on the server, from /" \
 	--server=h --export=srv
 refused "-o timeout=-1: '-1' is not a whole number in 0..3600" --nfs=nfs://h/e -o timeout=-1
-refused "-S: backend 'nfs' cannot sync directories" --nfs=nfs://h/e -S
-refused "-x: backend 'nfs' cannot store DOS attributes in xattrs" --nfs=nfs://h/e -x
-refused "--paths dirfd: backend 'nfs' cannot work through directory fds" \
+refused "-S: backend 'nfs' cannot sync directories: NFSv3 has no call that syncs a directory" --nfs=nfs://h/e -S
+refused "-x: backend 'nfs' cannot store DOS attributes in xattrs: NFSv3 has no extended attributes" --nfs=nfs://h/e -x
+refused "--paths dirfd: backend 'nfs' cannot work through directory fds: it looks every path up" \
 	--nfs=nfs://h/e --paths dirfd
 refused "--stat-check: backend 'nfs' cannot skip calls after a stat" \
 	--nfs=nfs://h/e --stat-check

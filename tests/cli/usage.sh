@@ -39,7 +39,7 @@ bad_usage "-R: '-2'" -D "$D" -R -2 2
 bad_usage "--paths: 'dir' is not one of full|dirfd" -D "$D" --paths dir 2
 bad_usage "--paths: '' is not one of full|dirfd" -D "$D" --paths= 2
 bad_usage "unexpected argument 'x'" -D "$D" 2 localhost x
-bad_usage "unknown backend 'smb'" -D "$D" -B smb 2
+bad_usage "unknown backend 'nfs4'" -D "$D" -B nfs4 2
 bad_usage "-D $TMP/nonexistent: No such file or directory" \
 	-D "$TMP/nonexistent" 2
 touch "$TMP/file"

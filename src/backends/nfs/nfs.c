@@ -409,6 +409,7 @@ int nfsb_init(struct be_run *run, char *err, size_t errlen)
 
 	if (make_url(run->opts, err, errlen))
 		return BE_EINPUT;
+	run->where = nfsb_g.shown; /* messages name nfs://SERVER/EXPORT/... */
 	nfs = nfsb_connect(err, errlen, &code);
 	if (!nfs)
 		return code;
@@ -494,6 +495,16 @@ void nfsb_orphaned(struct be_run *run)
 	nfsb_disconnect(nfs);
 }
 
+/* why the requests it cannot honour are refused (docs/nfs.md) */
+static const struct be_refusal nfsb_refusals[] = {
+	{BE_CAN_SYNC_DIRS,
+	 "NFSv3 has no call that syncs a directory (the server decides when "
+	 "a directory change is stable)"},
+	{BE_CAN_XATTR, "NFSv3 has no extended attributes"},
+	{BE_CAN_DIRFD, "it looks every path up from the export's root"},
+	{0, NULL},
+};
+
 const struct backend backend_nfs = {
 	.api = BACKEND_API_VERSION,
 	.name = "nfs",
@@ -503,6 +514,7 @@ const struct backend backend_nfs = {
 	 * does dbench's case-insensitive lookup, so --no-resolve holds */
 	.caps = BE_CAN_SYNC_OPEN | BE_CAN_FSYNC | BE_CAN_NO_RESOLVE,
 	.options = nfsb_options,
+	.refusals = nfsb_refusals,
 	.opts_size = sizeof(struct nfsb_opts),
 	.check = nfsb_check,
 	.init = nfsb_init,
