@@ -163,7 +163,8 @@ mpi-note:
 
 # which optional backends this build has, and which it leaves out
 print-backends:
-	@echo "built:$(foreach b,$(BE_FOUND), $(call be_field,$(b),1))"
+	@echo "built:$(if $(BE_FOUND), $(strip $(foreach \
+		b,$(BE_FOUND),$(call be_field,$(b),1))))"
 	@echo "not built:$(if $(BE_MISSING), $(strip $(foreach \
 		b,$(BE_MISSING),$(call be_field,$(b),1) (needs $(call \
 		be_field,$(b),3)))))"
