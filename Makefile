@@ -31,7 +31,13 @@ CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 # of x's files (a header of a layer not listed is not found) and the
 # libraries a program of layer x links (a call into a layer not listed
 # does not link).  Every unit test, probe and fuzz target names its layer.
-LAYERS        := base workload results backends engine report analysis cli
+LAYERS        := base workload results backends engine report analysis server cli
+# the layer of dbench-ng-mpi (docs/mpi.md), above cli, only when pkg-config
+# finds Open MPI's development files: dbench-ng itself never links MPI
+MPI_PROG      := dbench-ng-mpi
+MPI_PKG       := ompi-c
+MPI_FOUND     := $(shell pkg-config --exists $(MPI_PKG) && echo y)
+LAYERS        += $(if $(MPI_FOUND),mpi)
 USES_base     := base
 USES_workload := workload base
 USES_results  := results workload base
@@ -39,7 +45,9 @@ USES_backends := backends workload base
 USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
-USES_cli      := cli analysis report backends engine results workload base
+USES_server   := server base
+USES_cli      := cli analysis report server backends engine results workload base
+USES_mpi      := mpi cli analysis report server backends engine results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
@@ -50,15 +58,20 @@ $(foreach l,$(LAYERS),$(eval SRC_$(l) := $(sort $(filter-out %.bpf.c,$(shell \
 # library pkg-config finds is built from src/backends/NAME/ (its registry
 # entry under HAVE_BACKEND_NAME, its library linked); the others are left
 # out, the link says so, and -B NAME names the package to install
-# (docs/backends.md).  None yet: the SMB and NFS backends will be the first.
-OPT_BACKENDS ?=
+# (docs/backends.md).
+OPT_BACKENDS ?= nfs:libnfs:libnfs-dev smb:smbclient:libsmbclient-dev
 be_field   = $(word $(2),$(subst :, ,$(1)))
 BE_FOUND   := $(foreach b,$(OPT_BACKENDS),$(if $(shell pkg-config --exists \
 		'$(call be_field,$(b),2)' && echo y),$(b)))
 BE_MISSING := $(filter-out $(BE_FOUND),$(OPT_BACKENDS))
 SRC_backends := $(filter-out $(foreach b,$(BE_MISSING),src/backends/$(call \
 		be_field,$(b),1)/%),$(SRC_backends))
-PKGS_BE    := $(foreach b,$(BE_FOUND),$(call be_field,$(b),2))
+# Of those, the ones whose library the backend loads with dlopen when it
+# runs, never linked: libsmbclient brings in about a hundred shared
+# libraries, whose loading made every start of dbench-ng 0.15 s slower
+BE_DLOPEN  ?= smb
+PKGS_BE    := $(foreach b,$(BE_FOUND),$(if $(filter $(call be_field,$(b),1),\
+		$(BE_DLOPEN)),,$(call be_field,$(b),2)))
 # what registry.c is told, also a file so that a change rebuilds it
 BE_DEFS    := $(foreach b,$(BE_FOUND),-DHAVE_BACKEND_$(call be_field,$(b),1)) \
 	      -DDBNG_MISSING_BACKENDS='"$(foreach b,$(BE_MISSING),$(call \
@@ -82,8 +95,9 @@ BPF_DEFS  := $(if $(BPF_FOUND),-DHAVE_BPF -Ibuild/bpf)
 SRC      := $(foreach l,$(LAYERS),$(SRC_$(l)))
 OBJ      := $(SRC:%.c=build/%.o)
 MAIN_OBJ := build/src/cli/main.o
+MPI_MAIN_OBJ := build/src/mpi/mpi_main.o
 LIBS_ALL := $(call libs_of,cli)
-$(foreach l,$(LAYERS),$(eval build/lib$(l).a: $(filter-out $(MAIN_OBJ),$(SRC_$(l):%.c=build/%.o))))
+$(foreach l,$(LAYERS),$(eval build/lib$(l).a: $(filter-out $(MAIN_OBJ) $(MPI_MAIN_OBJ),$(SRC_$(l):%.c=build/%.o))))
 $(foreach l,$(LAYERS),$(eval build/src/$(l)/%.o: LAYER_INC := $(call incs_of,$(l))))
 
 # unit tests: tests/unit/test_NAME.c tests the layer UT_LAYER_NAME
@@ -92,12 +106,14 @@ UT_BIN   := $(UT_SRC:tests/unit/%.c=build/tests/%)
 UT_LAYER_sha256      := base
 UT_LAYER_num         := base
 UT_LAYER_utf8        := base
+UT_LAYER_sockopt     := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
+UT_LAYER_coord       := engine
 UT_LAYER_watchdog    := engine
 UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
@@ -105,6 +121,9 @@ UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
 UT_LAYER_client      := engine
 UT_LAYER_registry    := backends
+UT_LAYER_nfs         := backends
+UT_LAYER_sockio      := backends
+UT_LAYER_frame       := server
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
@@ -135,9 +154,9 @@ Q_GEN = @echo '  GEN     $@';
 endif
 
 .PHONY: all deps deps-check run check bench install clean format lint workload \
-	test-progs print-backends print-bpf
+	test-progs print-backends print-bpf mpi-note
 
-all: $(PROG)
+all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
 
 deps:
 	@scripts/install-deps.sh build
@@ -155,9 +174,20 @@ $(PROG): $(MAIN_OBJ) $(LIBS_ALL) build/flags.txt
 		built: needs libbpf (pkg-config), clang and bpftool \
 		(apt-get install libbpf-dev clang bpftool, then make)" >&2)
 
+# dbench-ng-mpi: the mpi layer and the MPI library, only here
+$(MPI_PROG): $(MPI_MAIN_OBJ) $(call libs_of,mpi) build/flags.txt
+	$(Q_LD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_MAIN_OBJ) \
+		$(call libs_of,mpi) $(LIBS) $(shell pkg-config --libs $(MPI_PKG))
+build/src/mpi/%.o: override CPPFLAGS += $(shell pkg-config --cflags $(MPI_PKG))
+
+mpi-note:
+	@echo "note: $(MPI_PROG) not built: pkg-config finds no $(MPI_PKG)" \
+		"(apt-get install libopenmpi-dev openmpi-bin, then make)" >&2
+
 # which optional backends this build has, and which it leaves out
 print-backends:
-	@echo "built:$(foreach b,$(BE_FOUND), $(call be_field,$(b),1))"
+	@echo "built:$(if $(BE_FOUND), $(strip $(foreach \
+		b,$(BE_FOUND),$(call be_field,$(b),1))))"
 	@echo "not built:$(if $(BE_MISSING), $(strip $(foreach \
 		b,$(BE_MISSING),$(call be_field,$(b),1) (needs $(call \
 		be_field,$(b),3)))))"
@@ -279,15 +309,24 @@ run: deps
 # "check: N passed, N failed, N skipped".
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
-		build/tools/gen_netbench
+		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
 	@tests/run.sh $(UT_BIN) tests/cli/*.sh
 
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
-install: $(PROG)
+# tbench's two programs are dbench-ng under other names (argv[0]):
+# tbench-ng and tbench-ng-srv, which do not clash with Debian's dbench
+# package (/usr/bin/tbench, /usr/bin/tbench_srv)
+install: all
 	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng
+	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng-srv
+	$(if $(MPI_FOUND),install -D -m 755 $(MPI_PROG) \
+		$(DESTDIR)$(PREFIX)/bin/$(MPI_PROG))
 	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng.1
+	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng-srv.1
 
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h' -o -name '*.bpf.c') \
@@ -310,7 +349,7 @@ lint:
 		$(foreach d,$(LINT_SKIP),-i$(d)) $(LINT_DIRS)
 
 clean:
-	rm -rf build $(PROG)
+	rm -rf build $(PROG) $(MPI_PROG)
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

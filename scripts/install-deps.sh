@@ -6,11 +6,14 @@
 set -e
 what=${1:-build}
 
-# build: compiler, pkg-config, libraries linked into dbench-ng; libbpf,
-# clang and bpftool for the BPF tracing of stalls (the build leaves it out
-# without them, and the program then says BPF is unavailable)
-pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev \
-      libbpf-dev clang bpftool"
+# build: compiler, pkg-config, libraries linked into dbench-ng (libnfs for
+# the nfs backend; the SMB client library for the smb backend, built when
+# it is found); libbpf, clang and bpftool for the BPF tracing of stalls
+# (the build leaves it out without them, and the program then says BPF is
+# unavailable); Open MPI (its development files and mpirun) for
+# dbench-ng-mpi (docs/mpi.md)
+pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
+      libsmbclient-dev libopenmpi-dev openmpi-bin libbpf-dev clang bpftool"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
 if [ "$what" = check ]; then
@@ -19,10 +22,13 @@ if [ "$what" = check ]; then
 	# browser that renders the HTML report, FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
-	# lint (CI)
+	# lint (CI), iproute2 (ip, ss) for the network namespaces of the
+	# MPI, tbench, NFS and SMB tests, a private NFS server (nfs-ganesha
+	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck"
+	      clang libclang-rt-14-dev python3 cppcheck \
+	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2"
 fi
 
 missing=""

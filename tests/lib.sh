@@ -232,3 +232,65 @@ lock_loads() {
 		} >"$TMP/$side.load"
 	done
 }
+
+# --- network namespaces, for the tests that run tbench servers ---------
+# Every test that starts a server runs it in a network namespace of its
+# own (loopback only, up), so that two tests never meet on a port and
+# nothing listens outside: port 7003 is fixed for Debian's tbench_srv.
+
+# netns_ok: can a network namespace be made here (unshare -n and ip)?
+netns_ok() {
+	command -v unshare >/dev/null && command -v ip >/dev/null &&
+		unshare -n ip link set lo up 2>/dev/null
+}
+
+# enter_netns ARGS...: run the rest of this test in a network namespace
+# of its own with lo up: the script is run again under unshare -n (its
+# temporary directory is made anew there); skips if that cannot be done
+enter_netns() {
+	if [ -n "${DBNG_NETNS:-}" ]; then
+		ip link set lo up || fail "cannot bring lo up in the namespace"
+		return 0
+	fi
+	netns_ok || skip "cannot make a network namespace (unshare -n, ip; needs root)"
+	rm -rf "$TMP"
+	trap - EXIT
+	exec unshare -n env DBNG_NETNS=1 bash "$0" "$@"
+}
+
+# netns_procs COMM: the pids of the processes called COMM in this network
+# namespace (none may outlive a test's servers and clients)
+netns_procs() {
+	local p c
+	for p in /proc/[0-9]*; do
+		[ "$p/ns/net" -ef /proc/$$/ns/net ] || continue
+		read -r c <"$p/comm" 2>/dev/null || continue
+		[ "$c" = "$1" ] && echo "${p#/proc/}"
+	done
+}
+
+# listening PORT: something listens on TCP port PORT here
+listening() { [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; }
+
+# srv_start NAME PORT CMD...: start a tbench server CMD in the background
+# (stdout $TMP/NAME.out, stderr $TMP/NAME.err), wait until it listens on
+# PORT; its pid in SRV, killed on every exit path (srv_stop stops it)
+srv_start() {
+	local name=$1 port=$2
+	shift 2
+	"$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	SRV=$!
+	at_exit "kill -KILL $SRV"
+	wait_until 30 _srv_ready "$port" "$SRV"
+	listening "$port" ||
+		fail "$name does not listen on port $port: $(cat "$TMP/$name.err")"
+}
+_srv_ready() { listening "$1" || ! kill -0 "$2" 2>/dev/null; }
+
+# srv_stop [SIG]: stop the server $SRV with SIG (TERM) and wait for it;
+# its exit status in SRV_RC
+srv_stop() {
+	kill -"${1:-TERM}" "$SRV" 2>/dev/null
+	SRV_RC=0
+	wait "$SRV" || SRV_RC=$?
+}

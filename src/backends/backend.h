@@ -56,6 +56,9 @@ enum {
 	BE_USES_DIR = 1u << 7,	       /* works beneath -D DIR */
 	BE_NO_IO = 1u << 8,	       /* does no I/O at all */
 	BE_CAN_DIRFD = 1u << 9,	       /* --paths dirfd */
+	/* not a request: ReadX counts its ret_size (the loadfile's 4th
+	 * number) as tbench does, not its size (dbench) */
+	BE_COUNT_READ_RET = 1u << 10,
 };
 #define BE_CAN_ALL 0x27fu /* every BE_CAN_* bit */
 
@@ -80,13 +83,30 @@ struct be_option {
 	const char *lopt;
 };
 
+/* Why a backend cannot honour a request, and what does the same: added to
+ * the refusal ("-s: backend 'smb' cannot open files with O_SYNC: ..."). */
+struct be_refusal {
+	unsigned int bit; /* a BE_CAN_* bit; 0 ends the list */
+	const char *why;
+};
+
 /* The run, as the backend sees it (read-only in the children). */
 struct be_run {
 	const char *dir;     /* -D as given */
-	int nclients;	     /* clients 0 .. nclients-1 */
+	int nclients;	     /* clients first_id .. first_id + nclients-1 */
 	unsigned int req;    /* BE_CAN_* bits the run asks for */
 	const void *opts;    /* the backend's options, parsed and checked */
 	void *priv;	     /* the backend's run-wide state, set by init */
+	/* a run across hosts (dbench-ng-mpi): the first client id of this
+	 * host (0 otherwise), and DIR/clients is shared with the other
+	 * hosts: fini leaves DIR/clients itself, which the run removes
+	 * with orphaned() once every host's fini is done */
+	int first_id;
+	bool shared;
+	/* set by init for a backend that does not work beneath -D: what
+	 * messages name the paths from, in place of DIR ("//SERVER/SHARE":
+	 * "//SERVER/SHARE/clients/client0/x"); NULL: DIR */
+	const char *where;
 };
 
 struct be_client;
@@ -129,6 +149,9 @@ struct backend {
 	unsigned int version;	  /* the backend's own */
 	unsigned int caps;	  /* BE_CAN_*, BE_USES_DIR, BE_NO_IO */
 	const struct be_option *options; /* {NULL}-terminated, or NULL */
+	/* for requests it does not declare: why, and what does the same
+	 * (a server-side setting); {0}-terminated, or NULL */
+	const struct be_refusal *refusals;
 	size_t opts_size;	  /* of the option struct (zeroed, then set) */
 
 	/* parent, after the options, before anything else: checks across
@@ -220,5 +243,8 @@ static inline const char *be_not_run(const struct backend *b, enum op_type t)
 /* The backends (one descriptor each) */
 extern const struct backend backend_fileio;
 extern const struct backend backend_null;
+extern const struct backend backend_sockio;
+extern const struct backend backend_nfs; /* HAVE_BACKEND_nfs */
+extern const struct backend backend_smb; /* HAVE_BACKEND_smb */
 
 #endif

@@ -16,8 +16,15 @@
 static const struct backend *const backends[] = {
 	&backend_fileio, /* the first is the default */
 	&backend_null,
+	&backend_sockio,
 	/* the backends that need a library, under HAVE_BACKEND_NAME (the
 	 * Makefile's OPT_BACKENDS) */
+#ifdef HAVE_BACKEND_nfs
+	&backend_nfs,
+#endif
+#ifdef HAVE_BACKEND_smb
+	&backend_smb,
+#endif
 };
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 
@@ -155,6 +162,22 @@ static const struct be_option *find_option(const struct backend *b,
 			return o;
 	}
 	return NULL;
+}
+
+bool backend_option_secret(const char *kv)
+{
+	bool lopt = !strncmp(kv, "--", 2);
+	const char *name = lopt ? kv + 2 : kv;
+	size_t len = strcspn(name, "=");
+
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		const struct be_option *o =
+			find_option(backends[i], name, len, lopt);
+
+		if (o && o->secret)
+			return true;
+	}
+	return false;
 }
 
 int backend_long_options(const struct be_option **out, int max)
@@ -345,11 +368,16 @@ int backend_check(const struct backend *b, const struct program *p,
 	unsigned int missing = b->caps & BE_NO_IO ? 0 : req & ~b->caps;
 
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
-		if (missing & requests[i].bit) {
-			snprintf(err, errlen, "%s: backend '%s' cannot %s",
-				 requests[i].opt, b->name, requests[i].what);
-			return -1;
-		}
+		const struct be_refusal *r = b->refusals;
+
+		if (!(missing & requests[i].bit))
+			continue;
+		while (r && r->bit && r->bit != requests[i].bit)
+			r++;
+		snprintf(err, errlen, "%s: backend '%s' cannot %s%s%s",
+			 requests[i].opt, b->name, requests[i].what,
+			 r && r->bit ? ": " : "", r && r->bit ? r->why : "");
+		return -1;
 	}
 	for (int t = 0; t < OP_NR; t++) {
 		if (b->not_run[t] && !be_may_skip(t)) {

@@ -7,6 +7,7 @@
 #ifndef DBNG_REGISTRY_H
 #define DBNG_REGISTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,11 @@ const char *backend_names(void);
 
 /* backend_help - the -B and -o lines of --help, from the table */
 void backend_help(FILE *f);
+
+/* backend_option_secret - is "NAME[=VALUE]" (-o) or "--LOPT[=VALUE]" an
+ * option that some backend keeps secret (a password)?  For the command
+ * line a result records. */
+bool backend_option_secret(const char *kv);
 
 /*
  * backend_long_options - the options of every backend that have a long

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,10 +87,34 @@ static unsigned int backend_requests(const struct config *cfg)
 	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0);
 }
 
+/* A copy of @arg for the result, with the value of a secret backend
+ * option in it (a password: opt_secrets) as "(secret)". */
+static char *masked_arg(const char *arg)
+{
+	const char *const *sec;
+	int n = opt_secrets(&sec);
+	size_t len = strlen(arg);
+
+	for (int i = 0; i < n; i++) {
+		uintptr_t p = (uintptr_t)sec[i], a = (uintptr_t)arg;
+		size_t at = (size_t)(p - a);
+		char *s;
+
+		if (p < a || p > a + len)
+			continue;
+		s = malloc(at + sizeof("(secret)"));
+		if (s)
+			snprintf(s, at + sizeof("(secret)"), "%.*s(secret)",
+				 (int)at, arg);
+		return s;
+	}
+	return strdup(arg);
+}
+
 /* What the result records about the run before it starts. */
 static int describe_run(struct result *res, const struct config *cfg,
-			int argc, char **argv, struct program **progs,
-			int nprogs)
+			const struct backend *be, int argc, char **argv,
+			struct program **progs, int nprogs)
 {
 	char err[512], when[32];
 	time_t now = time(NULL);
@@ -104,13 +129,15 @@ static int describe_run(struct result *res, const struct config *cfg,
 	if (!res->tool || !res->version || !res->start_time || !res->argv)
 		return -1;
 	for (int i = 0; i < argc; i++) {
-		res->argv[i] = strdup(argv[i]);
+		res->argv[i] = masked_arg(argv[i]);
 		if (!res->argv[i])
 			return -1;
 		res->argc = i + 1;
 	}
 	res->cfg = *cfg;
-	if (env_capture(env, cfg->dir, err, sizeof(err)))
+	/* the filesystem of -D only for a backend that works beneath it */
+	if (env_capture(env, be->caps & BE_USES_DIR ? cfg->dir : NULL, err,
+			sizeof(err)))
 		fprintf(stderr, "dbench-ng: environment: %s\n", err);
 	env->loadfile_name = calloc((size_t)nprogs, sizeof(char *));
 	env->loadfile_sha256 = calloc((size_t)nprogs, sizeof(char *));
@@ -333,7 +360,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 			return st;
 		}
 	}
-	if (!res || describe_run(res, cfg, rc->argc, rc->argv, rc->progs,
+	if (!res || describe_run(res, cfg, rc->be, rc->argc, rc->argv, rc->progs,
 				 rc->nprogs)) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
 		file_replace_abort(&rc->json);
@@ -348,7 +375,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
-			&rc->be_run, res, &measured);
+			&rc->be_run, rc->coord, res, &measured);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,

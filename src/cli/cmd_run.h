@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "file_replace.h"
 
+struct coord;
 struct program;
 struct result;
 
@@ -31,6 +32,7 @@ struct run_ctx {
 	FILE *out;		/* the human output (stdout, stderr, null) */
 	struct file_pending json; /* this run's --json file, until written */
 	char json_path[4096];
+	struct coord *coord;	/* NULL, or a run across hosts (coord.h) */
 };
 
 /*

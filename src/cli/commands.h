@@ -22,4 +22,12 @@ int compare_main(int argc, char **argv);
  * bisect run: 0 good, 1 regressed, 125 cannot decide (cmd_check.c) */
 int check_main(int argc, char **argv);
 
+/* tbench_main - "tbench [OPTIONS] NPROCS [SERVER]": a run whose default
+ * backend is sockio (cmd_tbench.c) */
+int tbench_main(int argc, char **argv);
+
+/* tbench_srv_main - "tbench_srv [-t SOCKOPTS] [--bind ADDR] [--port N]":
+ * the tbench server until a signal stops it: 0, 2 or 3 (cmd_tbench.c) */
+int tbench_srv_main(int argc, char **argv);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "num.h"
 #include "registry.h"
+#include "sockopt.h"
 #include "version.h"
 
 /* -o NAME[=VALUE] and the backends' --LOPT[=VALUE]: collected here in
@@ -20,6 +21,14 @@
 static const char *be_opts[OPT_MAX_BACKEND_OPTS];
 static char *be_made[OPT_MAX_BACKEND_OPTS];
 static int nbe_opts;
+
+/* tbench mode (opt_tbench): the default backend and the usage line */
+static const char *mode_backend;
+static const char *mode_usage;
+
+/* where the values of secret options begin in argv (opt_secrets) */
+static const char *secrets[OPT_MAX_BACKEND_OPTS];
+static int nsecrets;
 
 /* the backends' long options (backend_long_options), getopt values
  * O_BACKEND + index */
@@ -132,11 +141,15 @@ static int field_of(int c)
 static void opt_usage(FILE *f)
 {
 	/* clang-format off */
-	fprintf(f,
+	if (mode_usage)
+		fprintf(f, "%s", mode_usage);
+	else
+		fprintf(f,
 "Usage: dbench-ng [OPTIONS] NPROCS\n"
 "Replay a NetBench file-server loadfile with NPROCS client processes\n"
 "against a directory and report per-operation latency and throughput.\n"
-"\n"
+"\n");
+	fprintf(f,
 "  -t, --timelimit=SECS       length of the measured phase (default 600)\n"
 "      --warmup=SECS          warm-up before it (default timelimit/5)\n"
 "  -c, --loadfile=FILE[,...]  loadfile, plain or gzip; a comma list gives\n"
@@ -179,7 +192,9 @@ OPT_BUILTIN ")\n"
 "                             longer (default 100; 0 turns it off)\n"
 "      --no-bpf               explain stalls by /proc sampling only, without\n"
 "                             BPF tracing of who woke the stuck client\n"
-"  -T, --tcp-options=OPTS     accepted for dbench compatibility, ignored\n"
+"  -T, --tcp-options=OPTS     socket options of -B sockio, tbench's names\n"
+"                             (default \"" SOCKOPT_DEFAULT "\"); ignored\n"
+"                             by the other backends, as by dbench\n"
 "  -h, --help                 this text\n"
 "      --version              print the version\n"
 "\n"
@@ -237,6 +252,12 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 		return -1;
 	}
 	if (lo) {
+		if (lo->secret && val)
+			secrets[nsecrets++] = val;
+	} else if (strchr(kv, '=') && backend_option_secret(kv)) {
+		secrets[nsecrets++] = strchr(kv, '=') + 1;
+	}
+	if (lo) {
 		size_t n = strlen(lo->lopt) + (val ? strlen(val) : 0) + 4;
 		char *s = malloc(n);
 
@@ -251,6 +272,87 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 	}
 	be_opts[nbe_opts++] = kv;
 	return 0;
+}
+
+/* Keep "NAME=VALUE" for the backend, as if given with -o.  0, or -1
+ * with a message printed. */
+static int add_made_opt(const char *name, const char *val)
+{
+	size_t n = strlen(name) + strlen(val) + 2;
+	char *s = malloc(n);
+
+	if (!s) {
+		fprintf(stderr, "dbench-ng: out of memory\n");
+		return -1;
+	}
+	snprintf(s, n, "%s=%s", name, val);
+	if (add_backend_opt(s, NULL, NULL)) {
+		free(s);
+		return -1;
+	}
+	be_made[nbe_opts - 1] = s;
+	return 0;
+}
+
+/* Does backend @b have an option called @name ("tcp-options"), or with
+ * the long option @lopt ("server")? */
+static bool has_option(const struct backend *b, const char *name,
+		       const char *lopt)
+{
+	for (const struct be_option *o = b ? b->options : NULL; o && o->name;
+	     o++) {
+		if ((name && !strcmp(o->name, name)) ||
+		    (lopt && o->lopt && !strcmp(o->lopt, lopt)))
+			return true;
+	}
+	return false;
+}
+
+/* The long option --@lopt of the backends, or NULL. */
+static const struct be_option *long_option(const char *lopt)
+{
+	for (int i = 0; i < nbe_lopts; i++) {
+		if (!strcmp(be_lopts[i]->lopt, lopt))
+			return be_lopts[i];
+	}
+	return NULL;
+}
+
+/*
+ * What dbench 4.0 takes for tbench and the other backends ignore: -T,
+ * tbench's socket options, goes to a backend that has an option
+ * "tcp-options" (sockio); the operand after NPROCS, tbench's server, to
+ * one that has --server.  0, or -1 with a message printed.
+ */
+static int tbench_args(const struct config *cfg, const char *tcp,
+		       const char *server, bool seen_server)
+{
+	const struct backend *b = backend_find(cfg->backend);
+
+	if (tcp && has_option(b, "tcp-options", NULL) &&
+	    add_made_opt("tcp-options", tcp))
+		return -1;
+	if (!server || !has_option(b, NULL, "server"))
+		return 0;
+	if (seen_server) {
+		fprintf(stderr, "dbench-ng: the server is given twice, by "
+			"--server and by the operand '%s' after NPROCS\n",
+			server);
+		return -1;
+	}
+	return add_backend_opt(NULL, long_option("server"), server);
+}
+
+void opt_tbench(const char *backend, const char *usage)
+{
+	mode_backend = backend;
+	mode_usage = usage;
+}
+
+int opt_secrets(const char *const **v)
+{
+	*v = secrets;
+	return nsecrets;
 }
 
 int opt_backend_options(const char *const **kv)
@@ -317,6 +419,8 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 {
 	struct option long_opts[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
 	char short_opts[2 * CFG_NR + 8];
+	const char *tcp = NULL;
+	bool seen_server = false;
 	char name[64];
 	int c, i;
 
@@ -338,8 +442,9 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 		else if (config_fields[i].type == CF_STR)
 			*(const char **)config_field(cfg, i) = cli[i].def_str;
 	}
-	cfg->backend = backend_default()->name;
+	cfg->backend = mode_backend ? mode_backend : backend_default()->name;
 	nbe_opts = 0;
+	nsecrets = 0;
 	make_opts(long_opts, short_opts);
 
 	opterr = 0;
@@ -353,8 +458,9 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			continue;
 		}
 		switch (c) {
-		case 'T':
-			break; /* tbench socket options: nothing to do */
+		case 'T': /* tbench's socket options: see tbench_args() */
+			tcp = optarg;
+			break;
 		case 'o':
 			if (add_backend_opt(optarg, NULL, NULL))
 				return OPT_ERROR;
@@ -366,6 +472,9 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			printf("dbench-ng %s\n", dbng_version);
 			return OPT_EXIT_OK;
 		case O_BACKEND ... O_BACKEND + OPT_MAX_BACKEND_LOPTS - 1:
+			seen_server = seen_server ||
+				      !strcmp(be_lopts[c - O_BACKEND]->lopt,
+					      "server");
 			if (add_backend_opt(NULL, be_lopts[c - O_BACKEND],
 					    optarg))
 				return OPT_ERROR;
@@ -403,7 +512,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 				"client processes (see dbench-ng --help)\n");
 		return OPT_ERROR;
 	}
-	/* dbench 4.0 accepts and ignores a second operand (tbench's server) */
+	/* a second operand is tbench's server; dbench 4.0 ignores it */
 	if (argc - optind > 2) {
 		fprintf(stderr,
 			"dbench-ng: unexpected argument '%s' after "
@@ -422,6 +531,9 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 		return OPT_ERROR;
 	}
 	cfg->nclients = cfg->nprocs * cfg->cpp;
+	if (tbench_args(cfg, tcp, argc - optind > 1 ? argv[optind + 1] : NULL,
+			seen_server))
+		return OPT_ERROR;
 	if (cfg->warmup < 0)
 		cfg->warmup = cfg->timelimit / 5;
 	return OPT_RUN;

@@ -34,6 +34,15 @@ enum opt_result {
  * stdout (--help, --version). */
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
 
+/* opt_tbench - parse tbench's command lines from now on: @backend is
+ * the default backend (sockio) and @usage the head of --help */
+void opt_tbench(const char *backend, const char *usage);
+
+/* opt_secrets - where in the argv of the last opt_parse() the values of
+ * secret backend options begin (pointers into argv's strings), so that
+ * the command line a result records can hide them; their count. */
+int opt_secrets(const char *const **v);
+
 /* opt_backend_options - the -o NAME[=VALUE] strings of the last
  * opt_parse(), and the backends' long options as "--LOPT[=VALUE]", in
  * their order, for the backend (registry.h); their count */

@@ -164,7 +164,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->prog = prog;
 	cl->b = b;
 	cl->hdr = &shm->hdr;
-	cl->slot = &shm->slot[id];
+	cl->slot = &shm->slot[id - run->first_id]; /* this host's slots */
 	cl->paced = client_paced(cfg, prog);
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
@@ -182,6 +182,8 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 		cl->op[OP_READX] = engine_fake_io;
 		cl->op[OP_WRITEX] = engine_fake_io;
 	}
+	cl->io_col[OP_WRITEX] = cfg->fake_io;
+	cl->io_col[OP_READX] = cfg->fake_io || (b->caps & BE_COUNT_READ_RET);
 	cl->h = calloc(prog->nhandles + 1, sizeof(*cl->h));
 	cl->hstate = malloc(sizeof(int) * (prog->nhandles + 1));
 	if (!cl->h || !cl->hstate) {
@@ -207,7 +209,10 @@ void client_release_all(struct client *cl)
 const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 			size_t len)
 {
-	int n = snprintf(buf, len, "%s/clients/", cl->cfg->dir);
+	const char *where = cl->be.run && cl->be.run->where
+				    ? cl->be.run->where
+				    : cl->cfg->dir;
+	int n = snprintf(buf, len, "%s/clients/", where);
 
 	if (n < 0 || (size_t)n >= len ||
 	    lf_subst_client(buf + n, len - (size_t)n, cl->prog->paths[pi].full,
@@ -610,7 +615,7 @@ static inline bool client_step(struct client *cl)
 		s->st.not_run[op->type]++;
 	if (unlikely(cl->paced))
 		paced_done(cl, op, due, t0, t1);
-	bytes = op->io_bytes[cl->cfg->fake_io];
+	bytes = op->io_bytes[cl->io_col[op->type]];
 	s->bytes += bytes;
 	s->st.bytes[op->type] += bytes;
 	cl->pace_bytes += bytes;

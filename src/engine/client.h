@@ -47,6 +47,9 @@ struct client {
 	struct pace_rate rate;	      /* -R pacing state */
 	bool paced;	 /* -R or timestamps: response times (client_paced) */
 	uint64_t due_ns; /* timestamps: the previous line's intended start */
+	uint8_t io_col[OP_NR];	      /* which of op->io_bytes[] counts:
+				       * 1 with --fake-io, and for ReadX
+				       * with BE_COUNT_READ_RET (tbench) */
 };
 
 /*
@@ -59,6 +62,7 @@ bool client_paced(const struct config *cfg, const struct program *prog);
 
 /*
  * client_init - prepare @cl (id, program, slot) and its handle table.
+ * @id counts every host's clients; its slot is id - run->first_id.
  * Returns 0, or -1 after recording the failure in the slot.
  */
 int client_init(struct client *cl, int id, const struct config *cfg,
@@ -76,7 +80,8 @@ void client_release_all(struct client *cl);
 int client_loop(struct client *cls, int n);
 
 /* client_path - the real path of path index @pi for messages:
- * "DIR/clients/client0/dir/file". */
+ * "DIR/clients/client0/dir/file" (or from the backend's be_run.where:
+ * "//SERVER/SHARE/clients/client0/dir/file"). */
 const char *client_path(const struct client *cl, uint32_t pi, char *buf,
 			size_t len);
 

@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "loadfile.h"
 #include "config.h"
+#include "coord.h"
 #include "disturb.h"
 #include "offcpu_bpf.h"
 #include "result.h"
@@ -70,10 +71,30 @@ struct runner {
 	struct watchdog *wd;
 	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
 	FILE *out;		/* stdout, or stderr with --json - */
+
+	/* a run across hosts (coord.h; NULL: one host): this host's clients
+	 * are first .. first + nclients - 1; its own result goes to res,
+	 * the run's (series, figures, and on rank 0 every host's merged)
+	 * to run_res */
+	struct coord *co;
+	int first;
+	struct result *run_res;
+	uint64_t alive_all;	/* every host's processes, as last agreed */
+	uint64_t poll_next;	/* the next agreement between ticks */
+	bool told;		/* rank 0 said another host stopped the run */
+	uint64_t lost_ns;	/* when this host began to go on alone */
+	uint64_t ready_t0;	/* when wait_ready() began */
 };
 
-/* The program of client @id: -c A,B gives process p the file p mod 2, as
- * dbench does; the clients of one process share it. */
+#define POLL_NS (100 * NSEC_PER_MSEC) /* agreements once stopping */
+/* a host that goes on alone (lost) is ended by mpirun a second after its
+ * SIGTERM: it waits this long for its clients, then reports; the clients
+ * still cleaning up finish by themselves (they are told to stop) */
+#define LOST_WAIT_NS (300 * NSEC_PER_MSEC)
+
+/* The program of client @id (every host's numbering): -c A,B gives
+ * process p the file p mod 2, as dbench does; the clients of one process
+ * share it. */
 static struct program *prog_of(const struct runner *r, int id)
 {
 	return r->progs[(id / r->cfg->cpp) % r->nprogs];
@@ -118,7 +139,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 	if (!cls)
 		_exit(3);
 	for (int i = 0; i < n; i++) {
-		int id = proc * n + i;
+		int id = r->first + proc * n + i;
 		struct client *cl = &cls[i];
 
 		if (client_init(cl, id, cfg, prog_of(r, id), r->b, r->run,
@@ -178,16 +199,17 @@ static void describe_death(struct runner *r, int p, pid_t pid, int sig,
 	int cpp = r->cfg->cpp, n;
 
 	n = snprintf(buf, SLOT_MSG, "client process %d (pid %d) was killed "
-		     "by signal %d (%s)", p, (int)pid, sig, strsignal(sig));
+		     "by signal %d (%s)", r->first / cpp + p, (int)pid, sig,
+		     strsignal(sig));
 	for (int i = p * cpp; i < (p + 1) * cpp && n > 0 && n < SLOT_MSG; i++) {
 		const struct client_slot *s = slot(r, i);
-		const struct program *prog = prog_of(r, i);
+		const struct program *prog = prog_of(r, r->first + i);
 		const struct lf_op *op = &prog->ops[s->cur_op];
 
 		if (s->state != SLOT_RUNNING)
 			continue;
 		n += snprintf(buf + n, SLOT_MSG - (size_t)n,
-			      "; client %d was running %s at %s:%u", i,
+			      "; client %d was running %s at %s:%u", r->first + i,
 			      op_info[op->type].keyword, prog->name, op->line);
 	}
 }
@@ -232,6 +254,11 @@ static void drain_signals(struct runner *r)
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
 			shm_set_stop(r->shm, STOP_SIGNAL);
+			/* across hosts: this one ends alone (mpirun ends the
+			 * others when it ends, or sent the signal itself) */
+			if (r->co)
+				coord_lose(r->co);
+			r->lost_ns = clock_ns();
 			if (si.ssi_signo == SIGPIPE)
 				fprintf(stderr,
 					"dbench-ng: the output is a "
@@ -258,6 +285,16 @@ static void drain_signals(struct runner *r)
 			kill_all(r, SIGKILL);
 		}
 	}
+}
+
+/* What a coordinator calls while it waits for the other hosts and the
+ * signalfd is readable: true when a signal stops this host. */
+static bool coord_events(void *arg)
+{
+	struct runner *r = arg;
+
+	drain_signals(r);
+	return r->interrupted != 0;
 }
 
 static void wait_events(struct runner *r, uint64_t until)
@@ -293,6 +330,7 @@ static int wait_ready(struct runner *r)
 	uint64_t t0 = clock_ns(), next_print = t0;
 	int last = -1, ready;
 
+	r->ready_t0 = t0;
 	for (;;) {
 		uint64_t now = clock_ns();
 
@@ -300,7 +338,8 @@ static int wait_ready(struct runner *r)
 		if (ready != last || now >= next_print) {
 			fprintf(r->out, "%d of %d processes prepared for launch %3.0f "
 			       "sec\n",
-			       ready, r->cfg->nprocs, (double)(now - t0) / 1e9);
+			       ready, r->co ? r->co->nprocs : r->cfg->nprocs,
+			       (double)(now - t0) / 1e9);
 			fflush(r->out);
 			last = ready;
 			next_print = now + NSEC_PER_SEC;
@@ -328,6 +367,7 @@ static char *op_paths(struct runner *r, int id, uint32_t pc)
 {
 	struct client cl = {
 		.be.id = id,
+		.be.run = r->run,
 		.cfg = r->cfg,
 		.prog = prog_of(r, id),
 	};
@@ -349,14 +389,15 @@ static void describe_stall(void *ctx, int client, uint32_t pc,
 			   struct result_stall *ev)
 {
 	struct runner *r = ctx;
-	const struct program *prog = prog_of(r, client);
+	const struct program *prog = prog_of(r, r->first + client);
 
 	if (pc >= prog->nops)
 		pc = 0;
+	ev->client = r->first + client; /* every host's numbering */
 	ev->op = prog->ops[pc].type;
 	ev->line = prog->ops[pc].line;
 	ev->file = strdup(prog->name);
-	ev->path = op_paths(r, client, pc);
+	ev->path = op_paths(r, r->first + client, pc);
 }
 
 static void add_error(struct result *res, const char *msg)
@@ -432,16 +473,18 @@ static int fill_result(struct runner *r)
 			ro->bytes += s->st.bytes[o];
 			ro->not_run += s->st.not_run[o];
 			if (h->count && (!ro->h.count || h->max > ro->h.max)) {
+				int id = r->first + i;
+
 				free(ro->max_path);
-				ro->max_client = i;
+				ro->max_client = id;
 				ro->max_at_s = (double)(s->max_start_ns[o] -
 							hdr->start_ns) / 1e9;
-				ro->max_line = prog_of(r, i)
+				ro->max_line = prog_of(r, id)
 						       ->ops[s->max_pc[o]].line;
-				ro->max_path = op_paths(r, i, s->max_pc[o]);
+				ro->max_path = op_paths(r, id, s->max_pc[o]);
 				free(ro->max_file);
 				ro->max_file =
-					strdup(prog_of(r, i)->name);
+					strdup(prog_of(r, id)->name);
 			}
 			hist_add(&ro->h, h);
 		}
@@ -463,12 +506,107 @@ static int fill_result(struct runner *r)
 	return 0;
 }
 
-static void print_failures(struct runner *r)
+/* A client's message without its "client N at FILE:LINE: " (or "client
+ * N: "), and N in *@id; the message itself and -1 if it is not one. */
+static const char *msg_body(const char *m, int *id)
 {
-	for (int i = 0; i < r->res->nerrors; i++)
-		fprintf(stderr, "dbench-ng: %s\n", r->res->errors[i]);
-	if (!r->res->nerrors)
+	const char *p = strstr(m, ": ");
+
+	*id = -1;
+	if (!p || sscanf(m, "client %d", id) != 1)
+		return m;
+	return p + 2;
+}
+
+/* The fatal messages, once each: clients that failed the same way (a
+ * server that went away) are named after the first one's. */
+static void print_failures(const struct result *res)
+{
+	char *const *e = res->errors;
+
+	for (int i = 0; i < res->nerrors; i++) {
+		int id, other, n = 0;
+		const char *body = msg_body(e[i], &id);
+		bool dup = false;
+
+		for (int j = 0; j < i && id >= 0 && !dup; j++)
+			dup = !strcmp(msg_body(e[j], &other), body) &&
+			      other >= 0;
+		if (dup)
+			continue;
+		fprintf(stderr, "dbench-ng: %s", e[i]);
+		for (int j = i + 1; j < res->nerrors && id >= 0; j++) {
+			if (!strcmp(msg_body(e[j], &other), body) &&
+			    other >= 0)
+				fprintf(stderr, "%s%d", n++ ? ", " : " (the same "
+					"for client ", other);
+		}
+		fprintf(stderr, "%s\n", n ? ")" : "");
+	}
+	if (!res->nerrors)
 		fprintf(stderr, "dbench-ng: a client process failed\n");
+}
+
+/* This host's statistics of the measured phase: its clients' merged. */
+static struct stats *local_stats(struct runner *r)
+{
+	struct stats *st = calloc(1, sizeof(*st));
+
+	for (int i = 0; st && i < r->cfg->nclients; i++) {
+		if (slot(r, i)->gen == r->shm->hdr.gen)
+			stats_add(st, &slot(r, i)->st);
+	}
+	return st;
+}
+
+/*
+ * The end of a run across hosts: this host's own figures (its bytes over
+ * the measured time, the largest latency figure of its execute points),
+ * then every host's result to rank 0, which merges them into the run's
+ * (lost: what it has, with the run's statistics up to its last point),
+ * gives it the run's figures and prints the failures of every host.
+ * Returns the run's exit status, the same on every host.
+ */
+static int coord_end(struct runner *r, int rc)
+{
+	struct coord *co = r->co;
+	struct result *own = r->res, *run = r->run_res;
+	struct stats *st = NULL;
+	const struct stats *use;
+	uint64_t bytes = 0;
+
+	for (int o = 0; o < OP_NR; o++)
+		bytes += own->op[o].bytes;
+	if (own->measured_s > 0)
+		own->throughput = 1e-6 * (double)bytes / own->measured_s;
+	own->max_latency_ms = 0;
+	for (uint32_t i = 0; i < own->npoints; i++) {
+		if (!own->points[i].warmup &&
+		    own->points[i].latency_ms > own->max_latency_ms)
+			own->max_latency_ms = own->points[i].latency_ms;
+	}
+	if (co->lost) {
+		use = ticks_run_stats(r->ticks);
+	} else {
+		use = st = local_stats(r);
+		if (!st) {
+			fprintf(stderr,
+				"dbench-ng: out of memory for the result\n");
+			coord_lose(co); /* mpirun ends the others */
+			return 3;
+		}
+	}
+	rc = co->ops->finish(co, run, own, use, rc);
+	free(st);
+	if (!co->rank) {
+		bytes = 0;
+		for (int o = 0; o < OP_NR; o++)
+			bytes += run->op[o].bytes;
+		ticks_fill(r->ticks, run, bytes);
+		if (run->status == RESULT_FAILED)
+			print_failures(run);
+	}
+	return rc;
 }
 
 /* ------------------------------ the run -------------------------------- */
@@ -486,6 +624,11 @@ static int start_children(struct runner *r)
 		fprintf(stderr, "dbench-ng: cannot set up signals: %s\n",
 			strerror(errno));
 		return -1;
+	}
+	if (r->co) { /* watched while waiting for the other hosts */
+		r->co->fd = r->sigfd;
+		r->co->events = coord_events;
+		r->co->arg = r;
 	}
 	fflush(r->out);
 	fflush(stderr);
@@ -570,7 +713,110 @@ static void start_tracing(struct runner *r)
 			"stalls get /proc sampling only\n", why);
 }
 
-static void run_phases(struct runner *r)
+/* Across hosts: the barrier before the release.  @ok: this host's
+ * clients are ready.  True when every host's are. */
+static bool all_ready(struct runner *r, bool ok)
+{
+	struct coord *co = r->co;
+	struct coord_ctl c;
+
+	coord_ctl_init(&c);
+	if (!ok) {
+		c.stop = STOP_FAILED;
+		c.stop_rank = (uint64_t)co->rank;
+	}
+	c.alive = (uint64_t)r->nalive;
+	if (coord_agree(co, &c))
+		return false; /* a signal: this host ends alone */
+	r->alive_all = c.alive;
+	if (c.stop && !co->rank && c.stop_rank != 0)
+		fprintf(stderr, "dbench-ng: host %s rank %d could not set up "
+			"its clients: stopping every rank\n",
+			co->host(co, (int)c.stop_rank), (int)c.stop_rank);
+	/* every host is ready: leave together (ok is the same for all) */
+	return !c.stop && !co->ops->barrier(co);
+}
+
+/* Across hosts, rank 0: say once which host stopped the run, if another
+ * one did (its own messages come with the results). */
+static void remote_stop(struct runner *r)
+{
+	const struct coord_ctl *c = &r->ticks->ctl;
+	struct coord *co = r->co;
+
+	if (r->told || co->rank || (c->stop != STOP_FAILED &&
+				     c->stop != STOP_SIGNAL) ||
+	    c->stop_rank == COORD_NO_RANK || !c->stop_rank)
+		return;
+	r->told = true;
+	fprintf(stderr, "dbench-ng: host %s rank %d: %s: stopping every "
+		"rank\n", co->host(co, (int)c->stop_rank), (int)c->stop_rank,
+		c->stop == STOP_FAILED ? "a client failed"
+				       : "a client process received a signal");
+}
+
+/* The loop of a run across hosts: the ticks and, once the run is
+ * stopping, an agreement every 100 ms between them, until no host has a
+ * client process left.  Every host makes the same ones in the same
+ * order (they are the hosts' agreements): a tick that comes late skips
+ * the seconds the latest host has passed, not those this one has.  Lost,
+ * this host goes on alone. */
+static void coord_loop(struct runner *r)
+{
+	const struct config *cfg = r->cfg;
+	struct ticks *t = r->ticks;
+	uint64_t start = r->shm->hdr.start_ns, next = start + NSEC_PER_SEC;
+
+	r->poll_next = UINT64_MAX;
+	while (r->co->lost ? r->nalive > 0 && clock_ns() < r->lost_ns +
+							LOST_WAIT_NS
+			   : r->alive_all > 0) {
+		uint64_t now, sched;
+
+		if (r->co->lost) {
+			if (!r->lost_ns) /* lost while waiting: a timeout */
+				r->lost_ns = clock_ns();
+			wait_events(r, r->lost_ns + LOST_WAIT_NS);
+			continue;
+		}
+		wait_events(r, next < r->poll_next ? next : r->poll_next);
+		now = clock_ns();
+		if (r->co->lost)
+			continue;
+		if (r->poll_next < next && now >= r->poll_next) {
+			t->alive = (uint64_t)r->nalive;
+			if (!ticks_agree(t, now))
+				r->alive_all = t->alive;
+			r->poll_next += POLL_NS;
+			if (r->poll_next >= next) /* the tick does it */
+				r->poll_next = next + POLL_NS;
+			remote_stop(r);
+			continue;
+		}
+		if (now < next)
+			continue;
+		sched = next;
+		t->alive = (uint64_t)r->nalive;
+		/* ticks follow the phase start */
+		if (ticks_tick(t, now))
+			next = t->phase_start;
+		if (!r->co->lost)
+			r->alive_all = t->alive;
+		if (cfg->show_exec_time)
+			ticks_passes(t);
+		fflush(r->out);
+		/* the first whole second after the latest host's clock */
+		while (next <= start + t->ctl.now_ns)
+			next += NSEC_PER_SEC;
+		if (t->ctl.stop && r->poll_next == UINT64_MAX)
+			r->poll_next = sched + POLL_NS;
+		remote_stop(r);
+	}
+}
+
+/* Run the phases; -1 when another host could not set up its clients
+ * (nothing was released). */
+static int run_phases(struct runner *r)
 {
 	const struct config *cfg = r->cfg;
 	struct shm_hdr *hdr = &r->shm->hdr;
@@ -579,8 +825,10 @@ static void run_phases(struct runner *r)
 	int nice;
 
 	ticks_prepare(r->ticks);
-	fprintf(r->out, "releasing clients\n");
-	fflush(r->out);
+	if (!r->co) {
+		fprintf(r->out, "releasing clients\n");
+		fflush(r->out);
+	}
 
 	/* before the release: once the clients run, a nice-0 parent may
 	 * wait seconds for the CPU to do either (the watchdog reads the
@@ -609,13 +857,32 @@ static void run_phases(struct runner *r)
 	disturb_snap("/proc", clock_ns(),
 		     disturb_own_ns("/proc", r->pids, cfg->nprocs, r->kids0_ns),
 		     &r->dsnap0);
+	if (r->co && !all_ready(r, true)) {
+		watchdog_stop(r->wd);
+		r->wd = NULL;
+		if (reniced)
+			setpriority(PRIO_PROCESS, 0, nice);
+		return -1;
+	}
+	/* across hosts, right after the barrier: every host's phases are
+	 * timed from its own release (docs/mpi.md, "Clocks") */
 	ticks_release(r->ticks, clock_ns()); /* and the deadlines */
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);
 	r->barrier[1] = -1;
+	if (r->co) {
+		r->co->release_ns = hdr->start_ns;
+		fprintf(r->out, "%d of %d processes prepared for launch %3.0f "
+			"sec\n", r->co->nprocs, r->co->nprocs,
+			(double)(hdr->start_ns - r->ready_t0) / 1e9);
+		fprintf(r->out, "releasing clients\n");
+		fflush(r->out);
+	}
 
 	next = hdr->start_ns + NSEC_PER_SEC;
-	while (r->nalive > 0) {
+	if (r->co)
+		coord_loop(r);
+	while (!r->co && r->nalive > 0) {
 		uint64_t now;
 
 		wait_events(r, next);
@@ -631,7 +898,9 @@ static void run_phases(struct runner *r)
 				next += NSEC_PER_SEC;
 		}
 	}
-	if (reniced) /* before the next --runs run forks */
+	/* before the next --runs run forks; a host that goes on alone
+	 * (lost) has no next run, and a second to report */
+	if (reniced && !(r->co && r->co->lost))
 		setpriority(PRIO_PROCESS, 0, nice);
 	{
 		struct disturb_snap end;
@@ -658,11 +927,12 @@ static void run_phases(struct runner *r)
 	}
 	/* every child is gone: the final cleanup line, as dbench prints */
 	ticks_end(r->ticks, clock_ns());
+	return 0;
 }
 
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct result *res, bool *measured)
+	       struct coord *co, struct result *res, bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
@@ -675,8 +945,12 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		.barrier = {-1, -1},
 		.sigfd = -1,
 		.parent = getpid(),
+		.co = co,
+		.first = run->first_id,
+		.run_res = res,
+		.alive_all = 1,
 	};
-	bool *dirty = NULL;
+	bool *dirty = NULL, ok;
 	int rc = 3;
 
 	*measured = false;
@@ -684,9 +958,11 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));
-	r.ticks = ticks_new(cfg, r.shm, res, r.out);
-	if (!r.shm || !r.pids || !r.reaped || !dirty ||
-	    !r.ticks) {
+	if (co) /* this host's own result; res gets the run's */
+		r.res = result_new();
+	r.ticks = r.res ? ticks_new(cfg, r.shm, r.res, r.out) : NULL;
+	if (!r.shm || !r.pids || !r.reaped || !dirty || !r.ticks ||
+	    (co && ticks_coord(r.ticks, co, res))) {
 		fprintf(stderr,
 			"dbench-ng: cannot allocate memory for %d "
 			"clients: %s\n",
@@ -694,9 +970,10 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		goto out;
 	}
 	r.kids0_ns = disturb_children_ns();
-	if (start_children(&r) == 0 && wait_ready(&r) == 0) {
-		run_phases(&r);
-	} else {
+	ok = start_children(&r) == 0 && wait_ready(&r) == 0;
+	if (!ok && co && !co->lost)
+		all_ready(&r, false); /* tell the other hosts */
+	if (!ok || run_phases(&r)) {
 		shm_set_stop(r.shm, r.interrupted ? STOP_SIGNAL : STOP_FAILED);
 		if (r.barrier[1] >= 0)
 			close(r.barrier[1]); /* releases them to exit */
@@ -721,21 +998,45 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	if (fill_result(&r)) {
 		fprintf(stderr, "dbench-ng: out of memory for the result\n");
 		rc = 3;
+		if (co)
+			coord_lose(co); /* mpirun ends the others */
 	} else if (r.failed) {
-		/* the cause first, then what the clean-up has to say */
-		print_failures(&r);
+		/* the cause first, then what the clean-up has to say (across
+		 * hosts, rank 0 prints every host's, in coord_end()) */
+		if (!co)
+			print_failures(r.res);
 		rc = r.ticks->phase_start ? 1 : 3;
 	} else {
 		rc = r.interrupted ? 128 + r.interrupted : 0;
 	}
-	if (b->fini) /* NULL: keep every tree */
-		b->fini(run, cfg->skip_cleanup ? NULL : dirty);
+	if (co && co->lost) {
+		/* mpirun kills this rank a second after its SIGTERM: the
+		 * clean-up first, and DIR/clients if it is the last one out
+		 * (the others are being ended too), then the report.  Its
+		 * clients still at work clean up by themselves (the last
+		 * one out removes DIR/clients: orphaned) */
+		if (!r.nalive && b->fini)
+			b->fini(run, cfg->skip_cleanup ? NULL : dirty);
+		if (!r.nalive && !cfg->skip_cleanup && b->orphaned)
+			b->orphaned(run);
+		rc = coord_end(&r, rc);
+	} else {
+		if (co)
+			rc = coord_end(&r, rc);
+		if (b->fini) /* NULL: keep every tree */
+			b->fini(run, cfg->skip_cleanup ? NULL : dirty);
+	}
 	/* what was measured, also after a failure once the clients ran */
-	*measured = rc != 3 && (!r.failed || r.ticks->phase_start);
+	*measured = rc != 3 && (res->status != RESULT_FAILED ||
+				r.ticks->phase_start);
 out:
 	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
 		close(r.sigfd);
 	ticks_free(r.ticks);
+	if (co) {
+		co->fd = -1;
+		result_free(r.res);
+	}
 	free(dirty);
 	free(r.pids);
 	free(r.reaped);

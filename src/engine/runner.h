@@ -14,6 +14,7 @@
 struct backend;
 struct be_run;
 struct config;
+struct coord;
 struct program;
 struct result;
 
@@ -23,9 +24,12 @@ struct result;
  * fills @res with what was measured (also when the run failed or was
  * interrupted) and returns the exit status (0, 1, 3, 128+signal);
  * *@measured tells whether @res holds a report's worth (the clients ran).
+ * @co: NULL, or the coordinator of a run across hosts (coord.h): this
+ * host runs clients run->first_id ..., and on rank 0 @res becomes the
+ * run's, every host's merged; the exit status is the run's.
  */
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct result *res, bool *measured);
+	       struct coord *co, struct result *res, bool *measured);
 
 #endif

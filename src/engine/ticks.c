@@ -25,6 +25,7 @@ struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 	t->shm = shm;
 	t->res = res;
 	t->out = out;
+	t->all_clients = cfg->nclients;
 	t->cum_prev = calloc(1, sizeof(*t->cum_prev));
 	t->cum_now = calloc(1, sizeof(*t->cum_now));
 	if (!t->cum_prev || !t->cum_now) {
@@ -40,7 +41,24 @@ void ticks_free(struct ticks *t)
 		return;
 	free(t->cum_prev);
 	free(t->cum_now);
+	free(t->gcum);
+	free(t->gnow);
 	free(t);
+}
+
+int ticks_coord(struct ticks *t, struct coord *co, struct result *run)
+{
+	t->coord = co;
+	t->run = run;
+	t->all_clients = co->nclients;
+	t->gcum = calloc(1, sizeof(*t->gcum));
+	t->gnow = calloc(1, sizeof(*t->gnow));
+	return t->gcum && t->gnow ? 0 : -1;
+}
+
+const struct stats *ticks_run_stats(const struct ticks *t)
+{
+	return t->gcum;
 }
 
 static struct client_slot *slot(const struct ticks *t, int id)
@@ -65,6 +83,7 @@ void ticks_release(struct ticks *t, uint64_t now)
 	t->shm->hdr.end_ns = d.end;
 	t->phase_start = now;
 	t->prev_point_ns = now; /* the first point's start */
+	t->run_point_ns = now;
 	t->phase = t->cfg->warmup > 0 ? TICKS_WARMUP : TICKS_EXECUTE;
 }
 
@@ -85,35 +104,38 @@ void ticks_passes(struct ticks *t)
 	}
 }
 
-/* Clients whose tree is not cleaned up yet. */
-static int clients_not_done(const struct ticks *t)
-{
-	int n = 0;
-
-	for (int i = 0; i < t->cfg->nclients; i++)
-		n += !slot(t, i)->cleaned;
-	return n;
-}
-
-static void print_cleanup(struct ticks *t, double secs, int not_done)
+/* The cleanup line: @c holds the clients not cleaned up and (for
+ * --machine-readable) the lines and bytes done, of every host. */
+static void print_cleanup(struct ticks *t, double secs,
+			  const struct coord_ctl *c)
 {
 	const struct config *cfg = t->cfg;
+	int not_done = (int)c->not_done;
 
-	if (cfg->machine) {
+	if (cfg->machine)
 		/* later dbench: active, lines per client, MB/s, s, 0 */
-		uint64_t lines = 0, bytes = 0;
-
-		for (int i = 0; i < cfg->nclients; i++) {
-			lines += slot(t, i)->lines;
-			if (slot(t, i)->gen == t->shm->hdr.gen)
-				bytes += slot(t, i)->bytes;
-		}
 		fprintf(t->out, "@C@%d@%" PRIu64 "@%.2f@%u@%.03f@\n", not_done,
-			lines / (uint64_t)cfg->nclients,
-			secs > 0 ? 1e-6 * (double)bytes / secs : 0.0,
+			c->lines / (uint64_t)t->all_clients,
+			secs > 0 ? 1e-6 * (double)c->bytes / secs : 0.0,
 			(unsigned int)secs, 0.0);
-	} else {
+	else
 		fprintf(t->out, "%4d  cleanup %3.0f sec\n", not_done, secs);
+}
+
+/* The response figures of interval @p from the cumulative statistics at
+ * its end @a and start @b and the exact maxima @max (@d: scratch). */
+static void resp_figs(struct hist *d, const struct stats *a,
+		      const struct stats *b, const uint64_t *max,
+		      struct result_point *p)
+{
+	for (int o = 0; o < OP_NR; o++) {
+		hist_sub(d, &a->resp[o], &b->resp[o]);
+		d->max = max[o];
+		p->resp_max_ns[o] = max[o];
+		p->resp_count[o] = d->count;
+		p->resp_p99_ns[o] = hist_value_at(d, 99);
+		p->late[o] = a->late[o] > b->late[o] ? a->late[o] - b->late[o]
+						     : 0;
 	}
 }
 
@@ -133,32 +155,157 @@ static void add_resp(struct ticks *t, struct result_point *p)
 				p->resp_max_ns[o] = m;
 		}
 	}
-	for (int o = 0; o < OP_NR; o++) {
-		const struct stats *a = t->cum_now, *b = t->cum_prev;
-
-		hist_sub(&t->d, &a->resp[o], &b->resp[o]);
-		t->d.max = p->resp_max_ns[o];
-		p->resp_count[o] = t->d.count;
-		p->resp_p99_ns[o] = hist_value_at(&t->d, 99);
-		p->late[o] = a->late[o] > b->late[o] ? a->late[o] - b->late[o]
-						     : 0;
-	}
+	resp_figs(&t->d, t->cum_now, t->cum_prev, p->resp_max_ns, p);
 }
 
-/* Add one interval to the time series: lines and bytes done, dbench's
- * latency figure @lat, and per op the count, exact max and p99 of the
+/* How long after the end of the run the last client left its loop (0:
+ * before), and the longest line that ran on past the end (overrun()). */
+static void over_figs(const struct ticks *t, uint64_t *over_ns,
+		      uint64_t *over_lat)
+{
+	const struct shm_hdr *hdr = &t->shm->hdr;
+	uint64_t end = 0, lat = 0;
+
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		const struct client_slot *s = slot(t, i);
+		uint64_t e = s->exec_end_ns;
+
+		if (e > end)
+			end = e;
+		/* how long its last line ran, if it ran past the end */
+		if (e > hdr->end_ns && s->last_start_ns &&
+		    s->last_start_ns <= hdr->end_ns &&
+		    e - s->last_start_ns > lat)
+			lat = e - s->last_start_ns;
+	}
+	*over_ns = end > hdr->end_ns ? end - hdr->end_ns : 0;
+	*over_lat = lat;
+}
+
+/* What this host has to say at @now, for the hosts to agree on. */
+static void ctl_take(const struct ticks *t, uint64_t now, struct coord_ctl *c)
+{
+	const struct shm_hdr *hdr = &t->shm->hdr;
+
+	coord_ctl_init(c);
+	c->stop = hdr->stop;
+	if (c->stop == STOP_FAILED || c->stop == STOP_SIGNAL)
+		c->stop_rank = t->coord ? (uint64_t)t->coord->rank : 0;
+	if (c->stop == STOP_SIGNAL)
+		c->stop_signal = hdr->stop_signal;
+	c->warm_past = t->phase == TICKS_WARMUP &&
+		       deadline_past(now, hdr->warmup_end_ns);
+	c->end_past = t->phase == TICKS_EXECUTE &&
+		      deadline_past(now, hdr->end_ns);
+	c->early = now - t->phase_start < NSEC_PER_SEC;
+	c->alive = t->alive;
+	c->now_ns = now - hdr->start_ns;
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		const struct client_slot *s = slot(t, i);
+
+		c->not_done += !s->cleaned;
+		c->lines += s->lines;
+		if (s->gen == hdr->gen)
+			c->bytes += s->bytes;
+	}
+	over_figs(t, &c->over_ns, &c->over_lat);
+}
+
+/* The other hosts are lost: the run's figures end at its last point,
+ * which holds what every host did up to then. */
+static void lose(struct ticks *t)
+{
+	t->lost = true;
+	if (!t->cleanup || t->end_ns > t->run_point_ns) {
+		t->cleanup = true;
+		t->end_ns = t->run_point_ns;
+	}
+	if (t->over_end_ns > t->run_point_ns)
+		t->over_end_ns = 0;
+}
+
+/* Agree on @c with the other hosts (one host: it is all there is); a stop
+ * of another host stops this one's clients.  -1: lost. */
+static int agree(struct ticks *t, struct coord_ctl *c)
+{
+	if (t->coord) {
+		if (coord_agree(t->coord, c)) {
+			lose(t);
+			return -1;
+		}
+		if (c->stop == STOP_FAILED || c->stop == STOP_SIGNAL)
+			shm_set_stop(t->shm, (enum stop_reason)c->stop);
+	}
+	t->ctl = *c;
+	t->alive = c->alive;
+	return 0;
+}
+
+int ticks_agree(struct ticks *t, uint64_t now)
+{
+	struct coord_ctl c;
+
+	if (t->lost)
+		return -1;
+	ctl_take(t, now, &c);
+	return agree(t, &c);
+}
+
+/* Rank 0 of a run across hosts: the run's point at @now from every
+ * host's figures @f and cumulative statistics (the sums of the reduction;
+ * the other ranks only send theirs). */
+static void run_point(struct ticks *t, uint64_t now, struct coord_fig *f)
+{
+	struct result_point p = {
+		.t = (double)(now - t->shm->hdr.start_ns) / 1e9,
+		.dur = (double)(now - t->run_point_ns) / 1e9,
+		.warmup = t->phase == TICKS_WARMUP,
+	};
+	struct stats *tmp;
+
+	memcpy(t->gnow, t->cum_prev, sizeof(*t->gnow)); /* this host's */
+	if (coord_reduce(t->coord, f, t->gnow)) {
+		lose(t);
+		return;
+	}
+	if (t->coord->rank)
+		return;
+	p.lines = f->lines - t->gprev_lines;
+	p.bytes = f->bytes > t->gprev_bytes ? f->bytes - t->gprev_bytes : 0;
+	p.latency_ms = (double)f->lat / 1e6;
+	for (int o = 0; o < OP_NR; o++) {
+		hist_sub(&t->d, &t->gnow->op[o], &t->gcum->op[o]);
+		t->d.max = f->op_max[o];
+		p.count[o] = t->d.count;
+		p.max_ns[o] = f->op_max[o];
+		p.p99_ns[o] = hist_value_at(&t->d, 99);
+	}
+	if (t->gnow->nresp || t->gcum->nresp)
+		resp_figs(&t->d, t->gnow, t->gcum, f->resp_max, &p);
+	tmp = t->gcum;
+	t->gcum = t->gnow;
+	t->gnow = tmp;
+	t->gprev_lines = f->lines;
+	t->gprev_bytes = f->bytes;
+	t->run_point_ns = now;
+	result_add_point(t->run, &p);
+}
+
+/* Add one interval to the time series: the lines and bytes done (@f),
+ * dbench's latency figure, and per op the count, exact max and p99 of the
  * calls that ended in it (from the difference of the merged cumulative
- * histograms of the clients). */
-static void add_point(struct ticks *t, uint64_t now, uint64_t lines,
-		      uint64_t bytes, uint64_t lat)
+ * histograms of the clients).  Across hosts, rank 0 then makes the run's
+ * point, and @f becomes the run's figures there. */
+static void add_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 {
 	struct result_point p = {
 		.t = (double)(now - t->shm->hdr.start_ns) / 1e9,
 		.dur = (double)(now - t->prev_point_ns) / 1e9,
 		.warmup = t->phase == TICKS_WARMUP,
-		.lines = lines - t->prev_lines,
-		.bytes = bytes > t->prev_bytes ? bytes - t->prev_bytes : 0,
-		.latency_ms = (double)lat / 1e6,
+		.lines = f->lines - t->prev_lines,
+		.bytes = f->bytes > t->prev_bytes ? f->bytes - t->prev_bytes
+						  : 0,
+		.latency_ms = (double)f->lat / 1e6,
 	};
 	struct stats *tmp;
 
@@ -187,21 +334,23 @@ static void add_point(struct ticks *t, uint64_t now, uint64_t lines,
 	tmp = t->cum_prev;
 	t->cum_prev = t->cum_now;
 	t->cum_now = tmp;
-	t->prev_lines = lines;
-	t->prev_bytes = bytes;
+	t->prev_lines = f->lines;
+	t->prev_bytes = f->bytes;
 	t->prev_point_ns = now;
 	result_add_point(t->res, &p);
+	if (t->coord && !t->lost) {
+		memcpy(f->op_max, p.max_ns, sizeof(f->op_max));
+		memcpy(f->resp_max, p.resp_max_ns, sizeof(f->resp_max));
+		run_point(t, now, f);
+	}
 }
 
 /* Sum the clients' lines and (this phase's) bytes, and take dbench's
  * latency figure: the longest op that ended since the last tick, or the
- * age of one still running.  Returns how many clients have done I/O. */
-static int sample(struct ticks *t, uint64_t now, uint64_t *lines,
-		  uint64_t *bytes, uint64_t *lat)
+ * age of one still running; active: how many clients have done I/O. */
+static void sample(struct ticks *t, uint64_t now, struct coord_fig *f)
 {
-	int active = 0;
-
-	*lines = *bytes = *lat = 0;
+	memset(f, 0, sizeof(*f));
 	for (int i = 0; i < t->cfg->nclients; i++) {
 		struct client_slot *s = slot(t, i);
 		uint64_t m = __atomic_exchange_n(&s->tick_max_ns, 0,
@@ -211,14 +360,13 @@ static int sample(struct ticks *t, uint64_t now, uint64_t *lines,
 		if (s->state == SLOT_RUNNING && start && now > start &&
 		    now - start > m)
 			m = now - start;
-		if (m > *lat)
-			*lat = m;
-		*lines += s->lines;
+		if (m > f->lat)
+			f->lat = m;
+		f->lines += s->lines;
 		if (s->gen == t->shm->hdr.gen)
-			*bytes += s->bytes;
-		active += s->bytes != 0;
+			f->bytes += s->bytes;
+		f->active += s->bytes != 0;
 	}
-	return active;
 }
 
 /* The warmup ended at @now, its deadline (the tick that sees it may come
@@ -227,12 +375,12 @@ static int sample(struct ticks *t, uint64_t now, uint64_t *lines,
 static void end_warmup(struct ticks *t, uint64_t now)
 {
 	struct shm_hdr *hdr = &t->shm->hdr;
-	uint64_t lines, bytes, lat;
+	struct coord_fig f;
 
 	/* the last part of the warmup gets its point (dbench prints no
 	 * line for it), so the series loses no second */
-	sample(t, now, &lines, &bytes, &lat);
-	add_point(t, now, lines, bytes, lat);
+	sample(t, now, &f);
+	add_point(t, now, &f);
 	t->phase = TICKS_EXECUTE;
 	t->phase_start = now;
 	t->worst_ns = 0;
@@ -254,6 +402,10 @@ static void end_warmup(struct ticks *t, uint64_t now)
 	 * again here would lose the lines done in between) */
 	memset(t->cum_prev, 0, sizeof(*t->cum_prev));
 	t->prev_bytes = 0;
+	if (t->gcum) {
+		memset(t->gcum, 0, sizeof(*t->gcum));
+		t->gprev_bytes = 0;
+	}
 }
 
 /* The clients were told to stop (or all left, or the end of the run came)
@@ -261,15 +413,15 @@ static void end_warmup(struct ticks *t, uint64_t now)
  * its point.  Never after the deadline: no op starts after it. */
 static void begin_cleanup(struct ticks *t, uint64_t now)
 {
-	uint64_t lines, bytes, lat;
+	struct coord_fig f;
 
 	if (now > t->shm->hdr.end_ns)
 		now = t->shm->hdr.end_ns;
 	t->cleanup = true;
 	t->end_ns = now;
-	sample(t, now, &lines, &bytes, &lat);
-	t->close_lat = lat;
-	add_point(t, now, lines, bytes, lat);
+	sample(t, now, &f);
+	add_point(t, now, &f);
+	t->close_lat = f.lat;
 }
 
 /*
@@ -283,34 +435,30 @@ static void begin_cleanup(struct ticks *t, uint64_t now)
  * them.  Then the phase ends at the last client's end: the ops that ran
  * on get a point of the series, and ticks_fill() covers them.
  */
-static void overrun(struct ticks *t, uint64_t now)
+static void overrun(struct ticks *t, uint64_t now, const struct coord_ctl *c)
 {
 	const struct shm_hdr *hdr = &t->shm->hdr;
-	uint64_t end = 0, lat = 0, lines, bytes, l;
+	uint64_t end, over, lat;
+	struct coord_fig f;
 
+	/* decided on what the hosts agreed (@c), so that all decide alike */
 	if (t->phase != TICKS_EXECUTE ||
-	    (hdr->stop != STOP_NONE && hdr->stop != STOP_TIME))
+	    (c->stop != STOP_NONE && c->stop != STOP_TIME) ||
+	    c->over_ns < NSEC_PER_SEC)
 		return;
-	for (int i = 0; i < t->cfg->nclients; i++) {
-		const struct client_slot *s = slot(t, i);
-		uint64_t e = s->exec_end_ns;
-
-		if (e > end)
-			end = e;
-		/* how long its last line ran, if it ran past the end */
-		if (e > hdr->end_ns && s->last_start_ns &&
-		    s->last_start_ns <= hdr->end_ns &&
-		    e - s->last_start_ns > lat)
-			lat = e - s->last_start_ns;
+	end = hdr->end_ns + c->over_ns;
+	if (end > now) {
+		if (!t->coord)
+			return;
+		end = now; /* another host's clock: this one is a bit behind */
 	}
-	if (end < hdr->end_ns + NSEC_PER_SEC || end > now)
-		return;
-	sample(t, end, &lines, &bytes, &l);
-	if (l > lat)
-		lat = l;
+	over_figs(t, &over, &lat);
+	sample(t, end, &f);
+	if (f.lat < lat)
+		f.lat = lat;
 	t->over_end_ns = end;
-	t->over_lat = lat;
-	add_point(t, end, lines, bytes, lat);
+	add_point(t, end, &f);
+	t->over_lat = f.lat;
 }
 
 bool ticks_tick(struct ticks *t, uint64_t now)
@@ -318,72 +466,88 @@ bool ticks_tick(struct ticks *t, uint64_t now)
 	const struct config *cfg = t->cfg;
 	struct shm_hdr *hdr = &t->shm->hdr;
 	double secs = (double)(now - t->phase_start) / 1e9, mbs;
-	uint64_t lat, bytes, lines;
-	/* taken first, as dbench 4.0 does: the tick that ends the execute
-	 * phase shows every client still to clean up */
-	int not_done = clients_not_done(t), active;
+	struct coord_fig f;
+	struct coord_ctl c;
 
-	if (t->phase == TICKS_WARMUP && !hdr->stop &&
-	    deadline_past(now, hdr->warmup_end_ns)) {
+	/* everything is decided on what the hosts agreed (one host: what
+	 * it saw at the start of the tick), so that all decide alike.  The
+	 * clients still to clean up are taken first, as dbench 4.0 does:
+	 * the tick that ends the execute phase shows every one */
+	if (t->lost)
+		return false;
+	ctl_take(t, now, &c);
+	if (agree(t, &c))
+		return false;
+	if (t->phase == TICKS_WARMUP && !c.stop && c.warm_past) {
 		end_warmup(t, hdr->warmup_end_ns);
 		return true;
 	}
 	/* the clients stop by themselves at the deadline; the flag is for
 	 * the record, and for a client that is not in an op */
-	if (t->phase == TICKS_EXECUTE && !hdr->stop &&
-	    deadline_past(now, hdr->end_ns))
+	if (t->phase == TICKS_EXECUTE && !c.stop && c.end_past) {
 		shm_set_stop(t->shm, STOP_TIME);
-	if (hdr->stop && !t->cleanup)
+		c.stop = t->ctl.stop = STOP_TIME;
+	}
+	if (c.stop && !t->cleanup)
 		begin_cleanup(t, now);
-	if (secs < 1)
+	if (c.early || t->lost)
 		return false;
 	if (t->cleanup) {
 		/* the line with 0 is ticks_end's alone: a tick between the
 		 * last clean-up and the exit of the processes would print
 		 * it twice */
-		if (not_done)
-			print_cleanup(t, secs, not_done);
+		if (c.not_done)
+			print_cleanup(t, secs, &c);
 		return false;
 	}
-	active = sample(t, now, &lines, &bytes, &lat);
-	mbs = 1e-6 * (double)bytes / secs;
+	sample(t, now, &f);
+	add_point(t, now, &f); /* the run's figures from here on */
+	if (t->lost)
+		return false;
+	mbs = 1e-6 * (double)f.bytes / secs;
 	if (t->phase == TICKS_EXECUTE) {
-		if (lat > t->worst_ns)
-			t->worst_ns = lat;
+		if (f.lat > t->worst_ns)
+			t->worst_ns = f.lat;
 		t->last_tput = mbs;
 		t->printed_exec = true;
-		active = cfg->nclients;
+		f.active = (uint64_t)t->all_clients;
 	}
-	add_point(t, now, lines, bytes, lat);
 	if (cfg->machine)
 		fprintf(t->out, "@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
-			t->phase == TICKS_EXECUTE ? 'R' : 'W', active,
-			lines / (uint64_t)cfg->nclients, mbs,
-			(unsigned int)secs, (double)lat / 1e6);
+			t->phase == TICKS_EXECUTE ? 'R' : 'W', (int)f.active,
+			f.lines / (uint64_t)t->all_clients, mbs,
+			(unsigned int)secs, (double)f.lat / 1e6);
 	else
 		/* dbench's "%8d", without its int overflow on long runs */
 		fprintf(t->out,
 			"%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  "
 			"latency %.03f ms\n",
-			active, lines / (uint64_t)cfg->nclients, mbs,
+			(int)f.active, f.lines / (uint64_t)t->all_clients, mbs,
 			t->phase == TICKS_EXECUTE ? "execute" : "warmup", secs,
-			(double)lat / 1e6);
+			(double)f.lat / 1e6);
 	return false;
 }
 
 void ticks_end(struct ticks *t, uint64_t now)
 {
+	struct coord_ctl c;
+
+	ctl_take(t, now, &c);
+	if (t->lost || agree(t, &c)) {
+		/* alone: this host's last line, the run's figures end at
+		 * its last point (lose()) */
+		print_cleanup(t, (double)(now - t->phase_start) / 1e9, &c);
+		return;
+	}
 	/* every client left before a tick saw it (--run-once, or the
 	 * deadlines passed while the parent waited for the CPU): the phases
 	 * end at their deadlines, or here */
-	if (t->phase == TICKS_WARMUP && !t->shm->hdr.stop &&
-	    deadline_past(now, t->shm->hdr.warmup_end_ns))
+	if (t->phase == TICKS_WARMUP && !c.stop && c.warm_past)
 		end_warmup(t, t->shm->hdr.warmup_end_ns);
 	if (!t->cleanup)
 		begin_cleanup(t, now);
-	overrun(t, now);
-	print_cleanup(t, (double)(now - t->phase_start) / 1e9,
-		      clients_not_done(t));
+	overrun(t, now, &c);
+	print_cleanup(t, (double)(now - t->phase_start) / 1e9, &c);
 }
 
 void ticks_fill(const struct ticks *t, struct result *res, uint64_t bytes)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "coord.h"
 #include "histogram.h"
 
 struct config;
@@ -49,6 +50,21 @@ struct ticks {
 	struct stats *cum_prev, *cum_now;
 	uint64_t prev_lines, prev_bytes, prev_point_ns;
 	struct hist d;
+
+	/* a run across hosts (coord.h; NULL: one host).  Every decision of
+	 * a tick is taken on what the hosts agreed (ctl); res gets this
+	 * host's series, and rank 0 makes the run's points from every
+	 * host's figures into run, and prints them */
+	struct coord *coord;
+	struct result *run;
+	int all_clients;	/* every host's clients (cfg->nclients) */
+	uint64_t alive;		/* client processes alive: this host's
+				 * before a tick, every host's after it */
+	struct coord_ctl ctl;	/* what the last agreement said */
+	bool lost;		/* the other hosts are no longer heard */
+	struct stats *gcum, *gnow; /* rank 0: the run's cumulative stats at
+				    * its last point, and the scratch */
+	uint64_t gprev_lines, gprev_bytes, run_point_ns;
 };
 
 /* ticks_new - a ticker for the run of @cfg on the slots of @shm; NULL
@@ -56,6 +72,20 @@ struct ticks {
 struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 			struct result *res, FILE *out);
 void ticks_free(struct ticks *t);
+
+/* ticks_coord - make @t the ticker of one host of a run across hosts
+ * (@co): rank 0 puts the run's series into @run.  -1: out of memory. */
+int ticks_coord(struct ticks *t, struct coord *co, struct result *run);
+
+/* ticks_agree - agree with the other hosts at @now between ticks (every
+ * 100 ms once the run is stopping): t->alive becomes every host's, and a
+ * stop of another host stops this one's clients.  Returns -1 if lost. */
+int ticks_agree(struct ticks *t, uint64_t now);
+
+/* ticks_run_stats - rank 0: the run's cumulative statistics of the
+ * current phase at its last point (all hosts): what is known of the
+ * run once the other hosts are lost */
+const struct stats *ticks_run_stats(const struct ticks *t);
 
 /* ticks_prepare - before the release: read what the ticks will read of
  * every slot, so that the parent's first tick, with the clients at work,

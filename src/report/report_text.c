@@ -385,11 +385,17 @@ static void stalls(FILE *f, const struct result *r)
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 
-		fprintf(f, "  #%d %s%s %.3f ms%s, client %d (pid %d), started ",
+		fprintf(f, "  #%d %s%s %.3f ms%s, client %d (pid %d",
 			k + 1, ev->warmup ? "[warmup] " : "",
 			op_info[ev->op].label, ev->duration_ms,
 			ev->ended ? "" : " and still stuck", ev->client,
 			ev->pid);
+		if (ev->host) { /* a run across hosts */
+			fputs(" on ", f);
+			safe(f, ev->host);
+			fprintf(f, " rank %d", ev->rank);
+		}
+		fputs("), started ", f);
 		when(f, r, ev->start_s);
 		fputs(" (", f);
 		safe(f, ev->start_time ? ev->start_time : "?");
@@ -440,6 +446,28 @@ static void stalls(FILE *f, const struct result *r)
 		fputc('\n', f);
 	}
 	fprintf(f, "\n");
+}
+
+/* A run across hosts: one line on the imbalance between them, the
+ * slowest host's throughput against the fastest's. */
+static void hosts_line(FILE *f, const struct result *r)
+{
+	const struct result_host *s, *q;
+	int slow, fast;
+
+	if (!result_imbalance(r, &slow, &fast))
+		return;
+	s = &r->hosts[slow];
+	q = &r->hosts[fast];
+	fprintf(f, TXT_HOSTS "%d ranks; slowest rank %d on ", r->nhosts,
+		s->rank);
+	safe(f, s->name ? s->name : "?");
+	fprintf(f, " %.2f MB/s, fastest rank %d on ", s->throughput, q->rank);
+	safe(f, q->name ? q->name : "?");
+	fprintf(f, " %.2f MB/s (%.1f %% apart)\n\n", q->throughput,
+		q->throughput > 0 ? 100 * (q->throughput - s->throughput) /
+					    q->throughput
+				  : 0.0);
 }
 
 /* One row of a table: count, mean and max in ms; the dbench table's
@@ -581,6 +609,8 @@ void report_text_run(FILE *f, const struct result *r,
 		series(f, r);
 	}
 
+	if (r->nhosts && !cfg->machine)
+		hosts_line(f, r);
 	op_tables(f, r, result);
 	if (!result) {
 		if (r->status == RESULT_FAILED)

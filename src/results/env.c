@@ -364,6 +364,8 @@ int env_capture(struct result_env *env, const char *dir, char *err,
 	char *real, *copy;
 	long n;
 
+	if (!dir) /* a backend that does not work beneath -D (sockio) */
+		goto host;
 	real = realpath(dir, NULL);
 	if (!real) {
 		if (err && errlen)
@@ -379,7 +381,8 @@ int env_capture(struct result_env *env, const char *dir, char *err,
 	}
 	env->dir = copy;
 	env->dir_real = real;
-
+	capture_fs(env);
+host:
 	if (!uname(&u)) {
 		env->hostname = dup_or_null(u.nodename);
 		env->kernel = dup_or_null(u.release);
@@ -390,7 +393,6 @@ int env_capture(struct result_env *env, const char *dir, char *err,
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	env->cpus = n > 0 && n <= INT_MAX ? (int)n : 0;
 	env->mem_bytes = env_mem_total(MEMINFO);
-	capture_fs(env);
 	return 0;
 }
 

@@ -26,7 +26,9 @@
  * times f_frsize, as df shows them.
  *
  * Returns 0, or -1 with a message in @err when @dir cannot be resolved
- * (realpath fails); then @env is not modified.
+ * (realpath fails); then @env is not modified.  A NULL @dir (a backend
+ * that works on no directory, such as sockio) fills the host fields
+ * alone.
  */
 int env_capture(struct result_env *env, const char *dir, char *err,
 		size_t errlen);

@@ -84,6 +84,7 @@ void result_stall_free(struct result_stall *ev)
 	free(ev->file);
 	free(ev->path);
 	free(ev->start_time);
+	free(ev->host);
 	for (int i = 0; i < ev->nsamples; i++) {
 		free(ev->samples[i].wchan);
 		free(ev->samples[i].stack);
@@ -122,6 +123,9 @@ void result_free(struct result *r)
 		free(r->stalls.folded[i].stack);
 	free(r->stalls.note);
 	result_offcpu_run_free(&r->stalls.offcpu);
+	for (int i = 0; i < r->nhosts; i++)
+		free(r->hosts[i].name);
+	free(r->hosts);
 	free(r);
 }
 

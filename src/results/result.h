@@ -146,6 +146,8 @@ struct result_stall {
 	bool ended;		/* false: still stuck when the run ended */
 	bool warmup;		/* ended in the warmup: counted there, as the
 				   tables count ops (in the phase they end) */
+	char *host;		/* a run across hosts: where (NULL: here) */
+	int rank;		/* and its MPI rank */
 	struct result_psi psi_start[PSI_NR], psi_end[PSI_NR];
 	int nsamples;
 	struct result_stall_sample samples[STALL_MAX_SAMPLES];
@@ -295,6 +297,22 @@ struct result_resp {
 	uint64_t late_max_ns[OP_NR]; /* the largest lateness */
 };
 
+/* One host (an MPI rank) of a run across hosts (dbench-ng-mpi): its own
+ * figures, for the imbalance between hosts. */
+struct result_host {
+	char *name;		/* host name */
+	int rank;
+	int first_client;	/* its clients' ids */
+	int clients;
+	enum result_status status;
+	double throughput;	/* its bytes over the measured time, MB/s */
+	/* its release after rank 0's, as estimated from the round trip of
+	 * a message (docs/mpi.md, "Clocks"), and the bound of the estimate */
+	double release_ms, release_err_ms;
+	uint64_t count[OP_NR];	/* per op, its measured phase */
+	double mean_ms[OP_NR], p99_ms[OP_NR], max_ms[OP_NR];
+};
+
 struct result {
 	/* what ran */
 	char *tool;		/* "dbench-ng", or "dbench" for a 4.0 log */
@@ -335,6 +353,10 @@ struct result {
 	/* response times of a paced run */
 	struct result_resp resp;
 
+	/* a run across hosts: one row per host, by rank (none: one host) */
+	int nhosts;
+	struct result_host *hosts;
+
 	/* the time series: at most RESULT_MAX_POINTS intervals; when full,
 	 * neighbours are merged and the interval doubles */
 	double interval_s;
@@ -356,5 +378,34 @@ void result_free(struct result *r);
 /* result_add_point - append interval @p to the series of @r, halving the
  * resolution when it is full.  0 or -1 (out of memory). */
 int result_add_point(struct result *r, const struct result_point *p);
+
+/* Merging the hosts of a run across hosts into the run's result
+ * (result_merge.c).  result_set_stats - the run's per-op tables from the
+ * run's statistics @st, every host's added by stats_add: exact. */
+struct stats;
+void result_set_stats(struct result *r, const struct stats *st);
+
+/* result_merge_begin - prepare @run for @nhosts hosts and @nclients
+ * clients (every host's): empty tables of clients and hosts.  -1: out of
+ * memory. */
+int result_merge_begin(struct result *run, int nhosts, int nclients);
+
+/* result_merge_host - add the result @h of the host @name (MPI rank
+ * @rank, clients first_client ..) to @run, after result_set_stats():
+ * its status, messages (named by host and rank), clients, stalls (named
+ * too), disturbance, the slowest call of an op if it was this host's,
+ * and its row of run->hosts, with its release (release_ms after rank
+ * 0's, within release_err_ms).  -1: out of memory. */
+int result_merge_host(struct result *run, const struct result *h,
+		      const char *name, int rank, int first_client,
+		      double release_ms, double release_err_ms);
+
+/* result_merge_end - after the last host: the longest stall events and
+ * the most frequent stacks first, as a run of one host has them. */
+void result_merge_end(struct result *run);
+
+/* result_imbalance - the slowest and the fastest host of @r by
+ * throughput (indexes into r->hosts); false without hosts */
+bool result_imbalance(const struct result *r, int *slow, int *fast);
 
 #endif

@@ -38,6 +38,15 @@ int result_dump_json(struct json_t *doc, const char *path, char *err,
 		     size_t errlen);
 
 /*
+ * result_json_text - @r as one line of JSON text (malloc'd, *@len
+ * bytes), its config's "json" @path (NULL: none); NULL when out of
+ * memory.  What a host of a run across hosts sends to rank 0, which
+ * reads it with result_parse_json().
+ */
+char *result_json_text(const struct result *r, const char *path,
+		       size_t *len);
+
+/*
  * result_parse_json - read the JSON text @text (@len bytes) named @name
  * into a new result *@out.  0, or -1 with "NAME:LINE:COLUMN: what" or
  * "NAME: field 'x' ..." in @err.

@@ -709,6 +709,10 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 		e->line = (uint32_t)get_int(rd, x, "stalls.events[].", "line",
 					    0, INT32_MAX);
 		e->path = get_str(rd, x, "stalls.events[].", "path");
+		e->host = get_str(rd, x, "stalls.events[].", "host");
+		if (e->host)
+			e->rank = get_int(rd, x, "stalls.events[].", "rank", 0,
+					  INT32_MAX);
 		read_psi(json_object_get(x, "psi_start"), e->psi_start);
 		read_psi(json_object_get(x, "psi_end"), e->psi_end);
 		json_array_foreach(json_object_get(x, "samples"), j, v) {
@@ -768,6 +772,64 @@ static void read_resp(struct reader *rd, json_t *o, struct result *r)
 		rerr(rd, "field 'response': response times without the "
 			 "histograms (has_bins is false)");
 	rr->valid = true;
+}
+
+/* The hosts of a run across hosts; absent for one host. */
+static void read_hosts(struct reader *rd, json_t *a, struct result *r)
+{
+	const char *w = "hosts[].";
+	json_t *x;
+	size_t i;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		rerr(rd, "field 'hosts' is not an array");
+		return;
+	}
+	if (!json_array_size(a))
+		return;
+	r->hosts = calloc(json_array_size(a), sizeof(*r->hosts));
+	if (!r->hosts) {
+		rerr(rd, "out of memory");
+		return;
+	}
+	json_array_foreach(a, i, x) {
+		struct result_host *h = &r->hosts[i];
+		json_t *ops, *v;
+		const char *k, *st;
+
+		r->nhosts = (int)i + 1;
+		h->name = get_str(rd, x, w, "host");
+		h->rank = get_int(rd, x, w, "rank", 0, INT32_MAX);
+		h->first_client = get_int(rd, x, w, "first_client", 0,
+					  INT32_MAX);
+		h->clients = get_int(rd, x, w, "clients", 0, INT32_MAX);
+		st = json_string_value(json_object_get(x, "status"));
+		if (!result_status_parse(st, &h->status))
+			rerr(rd, "hosts[%zu].status is not ok, interrupted or "
+			     "failed", i);
+		h->throughput = get_num(rd, x, w, "throughput_mbps");
+		h->release_ms = get_num(rd, x, w, "release_ms");
+		h->release_err_ms = get_num(rd, x, w, "release_err_ms");
+		ops = get(rd, x, w, "ops", JSON_OBJECT);
+		json_object_foreach(ops, k, v) {
+			int op = op_by_label(k);
+
+			if (op < 0) {
+				rerr(rd, "hosts[%zu].ops: '%s' is not an "
+				     "operation", i, k);
+				return;
+			}
+			h->count[op] = get_u64(rd, v, "hosts[].ops.", "count");
+			h->mean_ms[op] = get_num(rd, v, "hosts[].ops.",
+						 "mean_ms");
+			h->p99_ms[op] = get_num(rd, v, "hosts[].ops.", "p99_ms");
+			h->max_ms[op] = get_num(rd, v, "hosts[].ops.", "max_ms");
+		}
+		if (rd->failed)
+			return;
+	}
 }
 
 int result_parse_json(const char *name, const char *text, size_t len,
@@ -844,6 +906,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_series(&rd, get(&rd, doc, "", "time_series", JSON_OBJECT), r);
 	read_stalls(&rd, json_object_get(doc, "stalls"), r);
 	read_disturb(&rd, json_object_get(doc, "disturbance"), r);
+	read_hosts(&rd, json_object_get(doc, "hosts"), r);
 	old_stall_threshold(cfg, r);
 	if (rd.failed)
 		goto fail;

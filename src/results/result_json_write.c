@@ -455,6 +455,10 @@ static json_t *stalls_json(const struct result_stalls *st)
 		set(x, "file", str_or_null(e->file));
 		set(x, "line", json_integer(e->line));
 		set(x, "path", str_or_null(e->path));
+		if (e->host) { /* a run across hosts */
+			set(x, "host", json_string(e->host));
+			set(x, "rank", json_integer(e->rank));
+		}
 		set(x, "psi_start", psi_json(e->psi_start));
 		set(x, "psi_end", psi_json(e->psi_end));
 		for (int i = 0; i < e->nsamples; i++) {
@@ -504,6 +508,41 @@ static json_t *resp_json(const struct result_resp *rr)
 	set(o, "ops", u64(n));
 	set(o, "late_starts", u64(late));
 	return o;
+}
+
+/* A run across hosts: one object per host (docs/json-format.md). */
+static json_t *hosts_json(const struct result *r)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < r->nhosts; i++) {
+		const struct result_host *h = &r->hosts[i];
+		json_t *o = json_object(), *ops = json_object();
+
+		set(o, "host", str_or_null(h->name));
+		set(o, "rank", json_integer(h->rank));
+		set(o, "first_client", json_integer(h->first_client));
+		set(o, "clients", json_integer(h->clients));
+		set(o, "status", json_string(result_status_name(h->status)));
+		set(o, "throughput_mbps", json_real(h->throughput));
+		set(o, "release_ms", json_real(h->release_ms));
+		set(o, "release_err_ms", json_real(h->release_err_ms));
+		for (int k = 0; k < OP_NR; k++) {
+			json_t *x;
+
+			if (!h->count[k])
+				continue;
+			x = json_object();
+			set(x, "count", u64(h->count[k]));
+			set(x, "mean_ms", json_real(h->mean_ms[k]));
+			set(x, "p99_ms", json_real(h->p99_ms[k]));
+			set(x, "max_ms", json_real(h->max_ms[k]));
+			set(ops, op_info[k].label, x);
+		}
+		set(o, "ops", ops);
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 static json_t *strings(char *const *v, int n)
@@ -557,6 +596,8 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "disturbance", disturb_json(&r->disturb));
 	if (r->resp.valid)
 		set(o, "response", resp_json(&r->resp));
+	if (r->nhosts)
+		set(o, "hosts", hosts_json(r));
 	return o;
 }
 
@@ -602,4 +643,18 @@ int result_write_json_pending(const struct result *r, struct file_pending *p,
 	rc = file_replace_end(p, emit_json, doc, err, errlen);
 	json_decref(doc);
 	return rc;
+}
+
+char *result_json_text(const struct result *r, const char *path, size_t *len)
+{
+	json_t *doc = result_json(r, path);
+	char *text;
+
+	if (!doc)
+		return NULL;
+	text = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	if (text)
+		*len = strlen(text);
+	return text;
 }

@@ -120,6 +120,20 @@ struct result_offcpu_run {
 	double other_ms;
 };
 
+/* result_offcpu_copy - @dst as @src with strings of its own; 0 or -1
+ * (out of memory: @dst owns nothing) */
+int result_offcpu_copy(struct result_offcpu *dst,
+		       const struct result_offcpu *src);
+
+/*
+ * result_offcpu_run_add - add the figures of host @h (@where names it in
+ * a note) to those of the run: counts summed, rows that read alike
+ * merged, the method "bpf" only where every host traced with BPF.
+ * 0 or -1 (out of memory).
+ */
+int result_offcpu_run_add(struct result_offcpu_run *run,
+			  const struct result_offcpu_run *h, const char *where);
+
 /* result_offcpu_free, result_offcpu_run_free - release what they own */
 void result_offcpu_free(struct result_offcpu *o);
 void result_offcpu_run_free(struct result_offcpu_run *o);

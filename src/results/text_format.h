@@ -33,6 +33,7 @@
 #define TXT_NOT_RUN     " Not run"	       /* then ": N lines ..." */
 #define TXT_INTERRUPTED "Interrupted by signal " /* then the number */
 #define TXT_RUN_FAILED  "Run failed "
+#define TXT_HOSTS	"Hosts: " /* a run across hosts: the imbalance */
 
 /* the per-client tables of report_text.c */
 #define TXT_PER_CLIENT "Per client results:"

@@ -120,7 +120,9 @@ echo "ok: $(tail -1 "$TMP/p-paced")"
 
 note "parsers: --help, --version and a usage error in the same log (LKP logs --help first)"
 { "$DBNG" --help; "$DBNG" --version; "$DBNG" --timelimit=abc 1; "$DBNG" --runs 0 1; "$DBNG" -t 1 --json - --runs 2 1
-  "$DBNG" report --help; "$DBNG" compare --help; "$DBNG" check --help; cat "$TMP/p-good"; } >"$TMP/p-help" 2>&1 </dev/null
+  "$DBNG" report --help; "$DBNG" compare --help; "$DBNG" check --help
+  "$DBNG" tbench --help; "$DBNG" tbench_srv --help; "$DBNG" tbench_srv --bogus; "$DBNG" tbench
+  cat "$TMP/p-good"; } >"$TMP/p-help" 2>&1 </dev/null
 parsed_good "$TMP/p-help"
 echo "ok"
 
@@ -161,6 +163,29 @@ parsed_good "$TMP/p-runs"
 [ "$(grep '^Figures of run [1-3] of 3: ' "$TMP/p-runs" | awk '{print $7}' | sort -g | sed -n 2p)" = \
   "$(tail -1 "$TMP/p-runs" | awk '{print $2}')" ] || fail "the last line is not the median: $(grep -E '^(Figures|Throughput)' "$TMP/p-runs")"
 echo "ok: $(tail -1 "$TMP/p-runs")"
+
+note "parsers: tbench (dbench-ng tbench against dbench-ng tbench_srv, in a network namespace)"
+# tbench's logs are read by the same parsers (mmtests' tbench4 uses
+# dbench's parse-results: every line with "execute" is a sample, the
+# table after "Operation"; LKP's tbench parse takes every line starting
+# with "Throughput": the figure, clients, procs and max_latency)
+if netns_ok; then
+	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tb" "$DBNG" tbench_srv --bind 127.0.0.1 -- \
+		"$DBNG" tbench -t 3 --warmup 1 2 127.0.0.1 || fail "tbench-pair: $(cat "$TMP/p-tb"*)"
+	[ "$(cat "$TMP/p-tb.rc")" = 0 ] || fail "tbench run failed: $(tail "$TMP/p-tb")"
+	parsed_good "$TMP/p-tb"
+	echo "ok: $(tail -1 "$TMP/p-tb")"
+	# a failed one: a server whose limit refuses the first large WriteX
+	# drops the connection in the middle of the run
+	"$ROOT/tests/tbench-pair.sh" "$TMP/p-tbf" "$DBNG" tbench_srv --bind 127.0.0.1 --max-length 1000 -- \
+		"$DBNG" tbench -t 30 --warmup 0 1 127.0.0.1 || fail "tbench-pair: $(cat "$TMP/p-tbf"*)"
+	[ "$(cat "$TMP/p-tbf.rc")" = 1 ] || fail "exit $(cat "$TMP/p-tbf.rc"): $(tail "$TMP/p-tbf")"
+	grep -q '^Run failed ' "$TMP/p-tbf" || fail "no marker: $(cat "$TMP/p-tbf")"
+	parsed_none "$TMP/p-tbf"
+	echo "ok: $(tail -1 "$TMP/p-tbf")"
+else
+	echo "tbench parsers not checked: no network namespace can be made here"
+fi
 
 command -v dbench >/dev/null || skip "Debian package dbench is not installed"
 [ -r "$CLIENT_TXT" ] || skip "$CLIENT_TXT missing"
@@ -258,6 +283,45 @@ compare_runs() {
 compare_runs plain -c "$CLIENT_TXT" -t 6 -D "$D" 2
 compare_runs sync -c "$CLIENT_TXT" -t 5 -s -S -D "$D" 2
 compare_runs perclient -c "$CLIENT_TXT" -t 5 --per-client-results -D "$D" 2
+
+# tbench 4.0 against tbench_srv and dbench-ng's tbench against the same
+# server, each pair in a network namespace of its own (tbench_srv binds
+# 0.0.0.0:7003): the same line structure, Running line, rows and
+# Throughput suffixes, and the parsers read dbench-ng's as a result
+compare_tbench() {
+	local tag=$1 ka kb
+	shift
+	note "tbench 4.0 vs dbench-ng tbench, against tbench_srv: $*"
+	"$ROOT/tests/tbench-pair.sh" "$TMP/ta-$tag" tbench_srv -- tbench "$@" ||
+		fail "tbench 4.0: $(cat "$TMP/ta-$tag"*)"
+	"$ROOT/tests/tbench-pair.sh" "$TMP/tb-$tag" tbench_srv -- "$DBNG" tbench "$@" ||
+		fail "dbench-ng: $(cat "$TMP/tb-$tag"*)"
+	[ "$(cat "$TMP/ta-$tag.rc") $(cat "$TMP/tb-$tag.rc")" = "0 0" ] ||
+		fail "exit $(cat "$TMP/ta-$tag.rc") / $(cat "$TMP/tb-$tag.rc"): $(tail "$TMP/ta-$tag" "$TMP/tb-$tag")"
+	ka=$(kinds "$TMP/ta-$tag")
+	kb=$(kinds "$TMP/tb-$tag")
+	echo "tbench 4.0: $ka"
+	echo "dbench-ng:  $kb"
+	[ "$ka" = "$kb" ] || fail "line structure differs ($tag): $ka vs $kb"
+	case $ka in *\?*) fail "unrecognised line in tbench output: $(cat "$TMP/ta-$tag")" ;; esac
+	[ "$(grep '^Running' "$TMP/ta-$tag")" = "$(grep '^Running' "$TMP/tb-$tag")" ] ||
+		fail "Running lines differ"
+	[ "$(rows "$TMP/ta-$tag" | tr ' ' '\n' | grep -vxE 'Deltree|Mkdir' | tr '\n' ' ')" = \
+	  "$(rows "$TMP/tb-$tag" | tr ' ' '\n' | grep -vxE 'Deltree|Mkdir' | tr '\n' ' ')" ] ||
+		fail "table rows differ: '$(rows "$TMP/ta-$tag")' vs '$(rows "$TMP/tb-$tag")'"
+	[ "$(tail -1 "$TMP/ta-$tag" | sed 's/^Throughput [^ ]* MB.sec//; s/max_latency=.*//')" = \
+	  "$(tail -1 "$TMP/tb-$tag" | sed 's/^Throughput [^ ]* MB.sec//; s/max_latency=.*//')" ] ||
+		fail "Throughput lines differ: $(tail -1 "$TMP/ta-$tag") / $(tail -1 "$TMP/tb-$tag")"
+	[ "$tag" != plain ] || parsed_good "$TMP/tb-$tag"
+	echo "ok: $tag: $(tail -1 "$TMP/ta-$tag") / $(tail -1 "$TMP/tb-$tag")"
+}
+
+if command -v tbench >/dev/null && command -v tbench_srv >/dev/null && netns_ok; then
+	compare_tbench plain -c "$CLIENT_TXT" -t 5 2 127.0.0.1
+	compare_tbench perclient -c "$CLIENT_TXT" -t 5 --per-client-results 1 127.0.0.1
+else
+	echo "tbench 4.0 not compared: tbench, tbench_srv or a network namespace is missing"
+fi
 
 note "client.txt replayed exactly once"
 "$DBNG" --run-once --warmup 0 -t 600 -c "$CLIENT_TXT" -D "$D" 1 >"$TMP/once" 2>&1 ||

@@ -178,6 +178,7 @@ trace=()
 # checks out of the traced run, as syscalls.sh does)
 command -v strace >/dev/null && trace=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0"
 	strace -f -s 80 -o "$TMP/st" -e trace=file,desc)
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "${trace[@]}" "$DBNG" -t 3 --warmup 0 --json "$TMP/r6.json" -D "$MNT" 4 \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!

@@ -122,6 +122,7 @@ grep -q 'fail.load:1: Unlink' "$TMP/f.json" || fail "the error is not in the JSO
 
 note "an interrupted run writes its JSON, marked interrupted"
 set -m
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -t 60 --warmup 0 -c "$LF" --json "$TMP/i.json" -D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
 set +m
@@ -232,6 +233,7 @@ note "the temporary JSON is unnamed until it is complete"
 # (O_TMPFILE): the run's file exists from the start, yet nothing shows
 # in the directory until the end, so a parent killed with SIGKILL leaves
 # no half file (process.sh); at the end it is renamed into place
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -t 4 --warmup 0 -c "$LF" --json "$TMP/tmpf.json" -D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
 wait_for "$TMP/out" " sec  latency "

@@ -15,8 +15,24 @@ want="built: zb
 not built: demo (needs libdemo-dev)"
 [ "$out" = "$want" ] || fail "make print-backends said '$out', want '$want'"
 echo "ok: a backend whose library is found is built, one whose is not is named"
+# the default list: nfs and smb, each built here exactly when its library
+# is found, and then a backend of the program
 out=$(make -s -C "$ROOT" --no-print-directory print-backends) ||
 	fail "make print-backends failed: $out"
-[ "$out" = "built:
-not built:" ] || fail "the default OPT_BACKENDS is not empty: '$out'"
-echo "ok: this build has no optional backends"
+built= missing=
+for b in nfs:libnfs:libnfs-dev smb:smbclient:libsmbclient-dev; do
+	name=${b%%:*} deb=${b##*:} pc=${b#*:}
+	pc=${pc%%:*}
+	if pkg-config --exists "$pc"; then
+		built="$built $name"
+		"$DBNG" --help | grep -q " $name (" || fail "$name is not in --help"
+	else
+		missing="$missing${missing:+, }$name (needs $deb)"
+		"$DBNG" --help | grep -q "not built here: .*$name (needs $deb)" ||
+			fail "--help does not name the missing $name backend"
+	fi
+done
+want="built:$built
+not built:${missing:+ }${missing//, / }"
+[ "$out" = "$want" ] || fail "the default OPT_BACKENDS gives '$out', want '$want'"
+echo "ok: the default list: $(echo "$out" | tr '\n' ' ')"

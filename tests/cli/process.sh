@@ -35,6 +35,7 @@ start() {
 	# new run has even truncated it (seen under load)
 	rm -f "$TMP/out" "$TMP/err"
 	set -m		# job control: the run gets its own process group
+	: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 	"$DBNG" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	set +m
@@ -264,6 +265,7 @@ echo "ok: inherited SIG_IGN for SIGINT and SIGQUIT kept: exit 0, full result"
 note "nohup: SIGHUP to the whole group is ignored, by the clients too"
 rm -f "$TMP/out" "$TMP/err"
 set -m
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 nohup "$DBNG" -t 6 --warmup 0 -c "$LF" -D "$D" 2 >"$TMP/out" 2>"$TMP/err" &
 PID=$!
 set +m

@@ -39,7 +39,7 @@ bad_usage "-R: '-2'" -D "$D" -R -2 2
 bad_usage "--paths: 'dir' is not one of full|dirfd" -D "$D" --paths dir 2
 bad_usage "--paths: '' is not one of full|dirfd" -D "$D" --paths= 2
 bad_usage "unexpected argument 'x'" -D "$D" 2 localhost x
-bad_usage "unknown backend 'smb'" -D "$D" -B smb 2
+bad_usage "unknown backend 'nfs4'" -D "$D" -B nfs4 2
 bad_usage "-D $TMP/nonexistent: No such file or directory" \
 	-D "$TMP/nonexistent" 2
 touch "$TMP/file"
@@ -85,7 +85,8 @@ expect_rc 0 "$DBNG" --show-exec --version >/dev/null
 # no word of a parser in any text of ours that may land in a log: help,
 # version, usage errors (LKP logs "dbench --help" before the run)
 for args in --help --version "report --help" "compare --help" "check --help" \
-	"-t abc 1" "--runs 0 1" "" "report" "compare" "check"; do
+	"-t abc 1" "--runs 0 1" "" "report" "compare" "check" "tbench --help" \
+	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1"; do
 	# shellcheck disable=SC2086
 	"$DBNG" $args >"$TMP/msg" 2>&1 </dev/null
 	! grep -n "execute\|Operation\|Throughpu\|----" "$TMP/msg" ||

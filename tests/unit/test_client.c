@@ -109,9 +109,8 @@ static void one_pass(struct fix *f, const struct backend *b, uint64_t warm_end)
 	f->cfg.nprocs = f->cfg.cpp = f->cfg.nclients = 1;
 	f->cfg.run_once = true;
 	f->cfg.dir = ".";
-	assert_int_equal(lf_parse_buffer("t.load", lf_text,
-					 sizeof(lf_text) - 1, &f->prog, err,
-					 sizeof(err)),
+	assert_int_equal(lf_parse_buffer("t.load", lf_text, sizeof(lf_text) - 1,
+					 &f->prog, err, sizeof(err)),
 			 0);
 	f->shm = shm_alloc(1);
 	assert_non_null(f->shm);
@@ -120,9 +119,9 @@ static void one_pass(struct fix *f, const struct backend *b, uint64_t warm_end)
 	f->shm->hdr.end_ns = DEADLINE_NEVER;
 	f->run.dir = ".";
 	f->run.nclients = 1;
-	assert_int_equal(client_init(&f->cl, 0, &f->cfg, f->prog, b, &f->run,
-				     f->shm),
-			 0);
+	assert_int_equal(
+		client_init(&f->cl, 0, &f->cfg, f->prog, b, &f->run, f->shm),
+		0);
 	assert_int_equal(client_loop(&f->cl, 1), 0);
 	assert_string_equal(f->shm->slot[0].err_msg, "");
 }
@@ -144,8 +143,7 @@ static void test_not_run(void **state)
 	one_pass(&f, &nolocks, DEADLINE_NEVER);
 	s = &f.shm->slot[0];
 	/* never called, counted, not timed */
-	assert_int_equal(calls[OP_LOCKX] + calls[OP_UNLOCKX] +
-				 calls[OP_FLUSH],
+	assert_int_equal(calls[OP_LOCKX] + calls[OP_UNLOCKX] + calls[OP_FLUSH],
 			 0);
 	assert_int_equal(s->st.not_run[OP_LOCKX], 2);
 	assert_int_equal(s->st.not_run[OP_UNLOCKX], 1);

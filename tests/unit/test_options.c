@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "registry.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16
@@ -354,6 +355,36 @@ static void test_reparse(void **state)
 	assert_false(c.sync_open);
 }
 
+/*
+ * Where the values of secret backend options (a password) begin in argv,
+ * in every spelling, for the command line a result records; a secret of
+ * no backend of this build cannot be tested, and is not.
+ */
+static void test_secrets(void **state)
+{
+	static const char *const args[] = {
+		"-o", "user=u%p", "--smb-user=a%b", "--smb-user", "c%d",
+		"-ouser=e%f", "-o", "share=//h/s", "4", NULL};
+	const char *const *v;
+	struct config c;
+
+	(void)state;
+	if (!backend_find("smb")) {
+		assert_int_equal(parse(args, &c), OPT_ERROR);
+		return;
+	}
+	assert_int_equal(parse(args, &c), OPT_RUN);
+	assert_int_equal(opt_secrets(&v), 4);
+	assert_string_equal(v[0], "u%p");
+	assert_ptr_equal(v[0], args[1] + 5);
+	assert_ptr_equal(v[1], args[2] + 11);
+	assert_ptr_equal(v[2], args[4]);
+	assert_ptr_equal(v[3], args[5] + 7);
+	static const char *const none[] = {"4", NULL};
+	assert_int_equal(parse(none, &c), OPT_RUN);
+	assert_int_equal(opt_secrets(&v), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_error_messages),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_reparse),
+		cmocka_unit_test(test_secrets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

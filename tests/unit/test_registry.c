@@ -94,20 +94,28 @@ static int parse(const char *const *kv, int n, struct fake_opts **o, char *err)
 
 static void test_table(void **state)
 {
-	char *buf = NULL;
+	char *buf = NULL, want[64];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
 	assert_string_equal(backend_default()->name, "fileio");
 	assert_ptr_equal(backend_find("null"), &backend_null);
-	assert_null(backend_find("nfs"));
-	assert_string_equal(backend_names(), "fileio, null");
+	assert_null(backend_find("smbx"));
+	assert_ptr_equal(backend_find("sockio"), &backend_sockio);
+	/* then the backends of the build's OPT_BACKENDS it has */
+	snprintf(want, sizeof(want), "fileio, null, sockio%s%s",
+		 backend_find("nfs") ? ", nfs" : "",
+		 backend_find("smb") ? ", smb" : "");
+	assert_string_equal(backend_names(), want);
 	assert_non_null(f);
 	backend_help(f);
 	fclose(f);
-	assert_non_null(
-		strstr(buf, "fileio (default) or null (no I/O at all)"));
+	assert_non_null(strstr(buf, backend_find("nfs") || backend_find("smb")
+					    ? "fileio (default), null (no I/O "
+					      "at all), sockio (tbench: "
+					    : "fileio (default), null (no "
+					      "I/O at all) or sockio (tbench: "));
 	assert_non_null(strstr(buf, "fileio: -o no-openat2\n"));
 	free(buf);
 }
@@ -183,6 +191,23 @@ static void test_check(void **state)
 			 -1);
 	assert_string_equal(err, "-s: backend 'fake' cannot open files with "
 				 "O_SYNC");
+	/* a refusal may say why, and what does the same */
+	static const struct be_refusal why[] = {
+		{BE_CAN_FSYNC, "no"}, {BE_CAN_SYNC_OPEN, "set X on the server"},
+		{0, NULL}};
+	struct backend r = fake;
+
+	r.refusals = why;
+	assert_int_equal(backend_check(&r, NULL, BE_CAN_SYNC_OPEN, err,
+				       sizeof(err)),
+			 -1);
+	assert_string_equal(err, "-s: backend 'fake' cannot open files with "
+				 "O_SYNC: set X on the server");
+	assert_int_equal(backend_check(&r, NULL, BE_CAN_SYNC_DIRS, err,
+				       sizeof(err)),
+			 -1);
+	assert_string_equal(err, "-S: backend 'fake' cannot sync "
+				 "directories");
 	assert_int_equal(backend_check(&fake, &p, 0, err, sizeof(err)), -1);
 	assert_string_equal(err, "x.load:9: backend 'fake' cannot run "
 				 "'Rename'");
@@ -251,8 +276,19 @@ static void test_missing(void **state)
 	assert_int_equal(backend_missing_in(list, "sm", deb, sizeof(deb)), 0);
 	assert_int_equal(backend_missing_in(list, "libnfs-dev", deb, 64), 0);
 	assert_int_equal(backend_missing_in("", "smb", deb, sizeof(deb)), 0);
-	/* this build leaves nothing out (OPT_BACKENDS is empty) */
-	assert_int_equal(backend_unavailable("smb", deb, sizeof(deb)), 0);
+	/* this build: a backend of OPT_BACKENDS it has is not left out, one
+	 * it lacks is, with its package; one not in the list is not */
+	assert_int_equal(backend_unavailable("nfs", deb, sizeof(deb)),
+			 !backend_find("nfs"));
+	if (!backend_find("nfs"))
+		assert_string_equal(deb, "libnfs-dev");
+	/* this build: a backend of OPT_BACKENDS it has is not "left out",
+	 * one it lacks is, with its package */
+	assert_int_equal(backend_unavailable("smb", deb, sizeof(deb)),
+			 !backend_find("smb"));
+	if (!backend_find("smb"))
+		assert_string_equal(deb, "libsmbclient-dev");
+	assert_int_equal(backend_unavailable("null", deb, sizeof(deb)), 0);
 
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);

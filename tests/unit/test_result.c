@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_result.c - the in-memory result: the time series stays bounded
- * (neighbours merge, the interval doubles, nothing is lost), and a result
+ * (neighbours merge, the interval doubles, nothing is lost), a result
  * survives a trip through its JSON form field by field (a paced run's
- * response times too, which an unpaced run does not have).
+ * response times too), and the results of the hosts of a run across hosts
+ * merge exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "result.h"
 #include "result_json.h"
+#include "stats.h"
 
 static struct result_point point(int i)
 {
@@ -647,6 +649,218 @@ static void test_json_response(void **state)
 	result_free(u);
 }
 
+/* One host's result, as a host of a run across hosts sends it: two
+ * clients, Rename calls from @base ns (its max @max), a stall of each
+ * duration in @stall, the folded stacks "a;b" (@ab times) and "c". */
+static struct result *host(uint64_t base, uint64_t max, const double *stall,
+			   int nstall, uint64_t ab, const char *err)
+{
+	struct result *r = sample(), *back;
+	char *text, msg[512];
+	size_t len;
+
+	for (int o = 0; o < OP_NR; o++) {
+		hist_init(&r->op[o].h);
+		r->op[o].bytes = 0;
+		r->op[o].errors = 0;
+	}
+	for (uint64_t v = base; v < base + 5000; v += 7)
+		hist_record(&r->op[OP_RENAME].h, v);
+	hist_record(&r->op[OP_RENAME].h, max);
+	r->op[OP_RENAME].bytes = base;
+	r->op[OP_RENAME].max_client = (int)(base % 100);
+	r->op[OP_RENAME].max_line = (uint32_t)base;
+	r->nclients = 2;
+	r->clients[0].lines = base;
+	r->clients[1].lines = base + 1;
+	r->status = err ? RESULT_FAILED : RESULT_OK;
+	r->signal = 0;
+	free(r->errors[0]);
+	r->nerrors = 0;
+	if (err)
+		r->errors[r->nerrors++] = strdup(err);
+	r->throughput = (double)base / 1000;
+	r->stalls.enabled = true;
+	r->stalls.threshold_ms = 50;
+	for (int i = 0; i < nstall; i++) {
+		struct result_stall *e = &r->stalls.events[i];
+
+		e->op = OP_FLUSH;
+		e->duration_ms = stall[i];
+		e->file = strdup("f.load");
+		e->samples[0].stack = strdup("x;y");
+		e->nsamples = 1;
+		e->offcpu.valid = true;
+		e->offcpu.blocked_ms = stall[i];
+		e->offcpu.nwaits = 1;
+		e->offcpu.waits[0] = (struct result_wait){
+			.blocked_ms = stall[i], .state = 'D', .woken = true,
+			.stack = strdup("s;t"), .waker_pid = 7,
+			.waker_comm = strdup("jbd2/loop0-8"),
+			.waker_client = -1, .waker_ctx = WAKER_TASK,
+			.waker_stack = strdup("u;v")};
+		r->stalls.offcpu.pairs[0].count++;
+		r->stalls.offcpu.pairs[0].ms += stall[i];
+		r->stalls.count[OP_FLUSH]++;
+		if (stall[i] > r->stalls.max_ms[OP_FLUSH])
+			r->stalls.max_ms[OP_FLUSH] = stall[i];
+	}
+	r->stalls.nevents = nstall;
+	r->stalls.total = (uint64_t)nstall;
+	/* traced with BPF; the same row on every host */
+	r->stalls.offcpu.method = strdup("bpf");
+	r->stalls.offcpu.intervals = base;
+	r->stalls.offcpu.npairs = 1;
+	r->stalls.offcpu.pairs[0].op = OP_FLUSH;
+	r->stalls.offcpu.pairs[0].kind = WAIT_SLEEP;
+	r->stalls.offcpu.pairs[0].stack = strdup("s;t");
+	r->stalls.offcpu.pairs[0].waker_ctx = WAKER_TASK;
+	r->stalls.offcpu.pairs[0].waker_comm = strdup("jbd2/loop0-8");
+	r->stalls.offcpu.pairs[0].waker_stack = strdup("u;v");
+	r->stalls.folded[0].stack = strdup("a;b");
+	r->stalls.folded[0].count = ab;
+	r->stalls.folded[1].stack = strdup("c");
+	r->stalls.folded[1].count = 1;
+	r->stalls.nfolded = 2;
+	/* through its JSON text, as rank 0 gets it */
+	text = result_json_text(r, NULL, &len);
+	assert_non_null(text);
+	assert_int_equal(result_parse_json("host", text, len, &back, msg,
+					   sizeof(msg)), 0);
+	free(text);
+	result_free(r);
+	return back;
+}
+
+static void test_merge_hosts(void **state)
+{
+	static const double sa[] = {300}, sb[] = {500, 100};
+	struct result *a = host(1000, 9000000, sa, 1, 2, NULL);
+	struct result *b = host(2003, 7000000, sb, 2, 3, "client 3 died");
+	struct result *run = result_new(), *back;
+	struct stats *st = calloc(1, sizeof(*st)), *one = calloc(1, sizeof(*one));
+	struct hist want = {0};
+	char path[] = "/tmp/dbng-test-result-XXXXXX", err[512];
+	int slow, fast, fd;
+
+	(void)state;
+	assert_non_null(run);
+	assert_non_null(st);
+	assert_non_null(one);
+	/* the run's statistics, as rank 0 gets them: every host's added */
+	for (int k = 0; k < 2; k++) {
+		const struct result *h = k ? b : a;
+
+		for (int o = 0; o < OP_NR; o++) {
+			one->op[o] = h->op[o].h;
+			one->bytes[o] = h->op[o].bytes;
+			one->errors[o] = h->op[o].errors;
+		}
+		stats_add(st, one);
+	}
+	hist_add(&want, &a->op[OP_RENAME].h);
+	hist_add(&want, &b->op[OP_RENAME].h);
+	result_set_stats(run, st);
+	assert_int_equal(result_merge_begin(run, 2, 4), 0);
+	assert_int_equal(result_merge_host(run, a, "alpha", 0, 0, 0, 0), 0);
+	assert_int_equal(result_merge_host(run, b, "beta", 1, 2, 0.5, 0.01),
+			 0);
+	result_merge_end(run);
+
+	/* exact: the bins are the sum of the hosts' bins */
+	assert_memory_equal(&run->op[OP_RENAME].h, &want, sizeof(want));
+	assert_int_equal(run->op[OP_RENAME].bytes, 1000 + 2003);
+	assert_int_equal(hist_value_at(&run->op[OP_RENAME].h, 100), 9000000);
+	/* the slowest call is alpha's: its client and line */
+	assert_int_equal(run->op[OP_RENAME].max_client, 0);
+	assert_int_equal(run->op[OP_RENAME].max_line, 1000);
+	/* clients in place, by their ids */
+	assert_int_equal(run->nclients, 4);
+	assert_int_equal(run->clients[1].lines, 1001);
+	assert_int_equal(run->clients[2].lines, 2003);
+	/* a failure anywhere fails the run, named by host and rank */
+	assert_int_equal(run->status, RESULT_FAILED);
+	assert_int_equal(run->nerrors, 1);
+	assert_string_equal(run->errors[0], "host beta rank 1: client 3 died");
+	assert_int_equal(run->nwarn, 10);
+	assert_string_equal(run->warn_msgs[1],
+			    "host beta rank 1: client 0 at x:3: NTCreateX "
+			    "failed");
+	/* stalls: counted, the longest first, each with its host */
+	assert_int_equal(run->stalls.total, 3);
+	assert_int_equal(run->stalls.count[OP_FLUSH], 3);
+	assert_true(run->stalls.max_ms[OP_FLUSH] == 500);
+	assert_int_equal(run->stalls.nevents, 3);
+	assert_true(run->stalls.events[0].duration_ms == 500);
+	assert_string_equal(run->stalls.events[0].host, "beta");
+	assert_int_equal(run->stalls.events[0].rank, 1);
+	assert_string_equal(run->stalls.events[1].host, "alpha");
+	assert_string_equal(run->stalls.events[1].samples[0].stack, "x;y");
+	assert_string_equal(run->stalls.folded[0].stack, "a;b");
+	assert_int_equal(run->stalls.folded[0].count, 5);
+	assert_int_equal(run->stalls.folded[1].count, 2);
+	/* why they waited: each event's own copy, the rows summed, BPF
+	 * only where every host traced with it */
+	assert_string_equal(run->stalls.events[0].offcpu.waits[0].stack,
+			    "s;t");
+	assert_ptr_not_equal(run->stalls.events[0].offcpu.waits[0].stack,
+			     b->stalls.events[0].offcpu.waits[0].stack);
+	assert_string_equal(run->stalls.events[1].offcpu.waits[0].waker_comm,
+			    "jbd2/loop0-8");
+	assert_string_equal(run->stalls.offcpu.method, "bpf");
+	assert_int_equal(run->stalls.offcpu.intervals, 1000 + 2003);
+	assert_int_equal(run->stalls.offcpu.npairs, 1);
+	assert_int_equal(run->stalls.offcpu.pairs[0].count, 3);
+	assert_true(run->stalls.offcpu.pairs[0].ms == 900);
+	/* a host that could not trace makes the run's method /proc */
+	assert_int_equal(result_offcpu_run_add(
+				 &run->stalls.offcpu,
+				 &(struct result_offcpu_run){
+					 .method = "proc",
+					 .method_note = "no BTF"},
+				 "host gamma rank 2"),
+			 0);
+	assert_string_equal(run->stalls.offcpu.method, "proc");
+	assert_string_equal(run->stalls.offcpu.method_note,
+			    "host gamma rank 2: no BTF");
+	/* the hosts' own rows, and the imbalance */
+	assert_int_equal(run->nhosts, 2);
+	assert_string_equal(run->hosts[1].name, "beta");
+	assert_int_equal(run->hosts[1].first_client, 2);
+	assert_int_equal(run->hosts[1].count[OP_RENAME],
+			 b->op[OP_RENAME].h.count);
+	assert_true(run->hosts[1].max_ms[OP_RENAME] == 7.0);
+	assert_true(run->hosts[1].release_ms == 0.5);
+	assert_true(result_imbalance(run, &slow, &fast));
+	assert_int_equal(slow, 0);
+	assert_int_equal(fast, 1);
+
+	/* and all of it survives the run's JSON file */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(result_write_json(run, path, err, sizeof(err)), 0);
+	assert_int_equal(result_load(path, &back, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(back->nhosts, 2);
+	assert_string_equal(back->hosts[0].name, "alpha");
+	assert_int_equal(back->hosts[1].rank, 1);
+	assert_int_equal(back->hosts[1].status, RESULT_FAILED);
+	assert_true(back->hosts[1].release_err_ms == 0.01);
+	assert_true(back->hosts[0].p99_ms[OP_RENAME] ==
+		    run->hosts[0].p99_ms[OP_RENAME]);
+	assert_string_equal(back->stalls.events[0].host, "beta");
+	assert_int_equal(back->stalls.events[0].rank, 1);
+	assert_null(a->stalls.events[0].host);
+	assert_memory_equal(&back->op[OP_RENAME].h, &want, sizeof(want));
+	result_free(back);
+	result_free(run);
+	result_free(a);
+	result_free(b);
+	free(st);
+	free(one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_json_duplicate_op),
 		cmocka_unit_test(test_json_old_format),
 		cmocka_unit_test(test_json_response),
+		cmocka_unit_test(test_merge_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

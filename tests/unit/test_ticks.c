@@ -3,9 +3,11 @@
  * test_ticks.c - the parent's one-second tick on a fake clock: phases,
  * dbench 4.0's progress and cleanup lines byte for byte, the latency
  * figure, Throughput and max_latency, the time series (a paced run's
- * response times in it too), --machine-readable
- * and --show-execute-time.  The "clients" are slots this test writes the
- * way a client does; time is whatever the test says it is.
+ * response times in it too), --machine-readable and --show-execute-time,
+ * and one host of a run across hosts (a fake coordinator of identical
+ * hosts: summed lines, a stop of another host, hosts lost).  The
+ * "clients" are slots this test writes the way a client does; time is
+ * whatever the test says it is.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "coord.h"
 #include "result.h"
 #include "shm.h"
 #include "ticks.h"
@@ -598,6 +601,184 @@ static void test_end_normal(void **state)
 	fix_free(f);
 }
 
+/* ----------------------- a run across hosts --------------------------- */
+
+/* A coordinator of @hosts hosts that each did exactly what this one did
+ * (this one is rank 0); its @lose_at-th call is lost (0: none); with
+ * @remote_fail, rank 1 has a failed client. */
+struct fake {
+	struct coord co;
+	int hosts, calls, lose_at;
+	bool remote_fail;
+	struct stats one;
+};
+
+static int fake_agree(struct coord *co, struct coord_ctl *c)
+{
+	struct fake *fk = (struct fake *)co;
+	struct coord_ctl one = *c, r;
+
+	if (++fk->calls == fk->lose_at) {
+		co->lost = true;
+		return -1;
+	}
+	for (int i = 1; i < fk->hosts; i++)
+		coord_ctl_add(c, &one);
+	if (fk->remote_fail) {
+		coord_ctl_init(&r);
+		r.stop = STOP_FAILED;
+		r.stop_rank = 1;
+		coord_ctl_add(c, &r);
+	}
+	return 0;
+}
+
+static int fake_reduce(struct coord *co, struct coord_fig *f,
+		       struct stats *st)
+{
+	struct fake *fk = (struct fake *)co;
+	struct coord_fig one = *f;
+
+	if (++fk->calls == fk->lose_at) {
+		co->lost = true;
+		return -1;
+	}
+	fk->one = *st;
+	for (int i = 1; i < fk->hosts; i++) {
+		coord_fig_add(f, &one);
+		stats_add(st, &fk->one);
+	}
+	return 0;
+}
+
+static const struct coord_ops fake_ops = {
+	.agree = fake_agree,
+	.reduce = fake_reduce,
+};
+
+static struct fake *fake_new(struct fix *f, int hosts, struct result *run)
+{
+	struct fake *fk = calloc(1, sizeof(*fk));
+
+	assert_non_null(fk);
+	fk->co.ops = &fake_ops;
+	fk->co.nranks = hosts;
+	fk->co.nclients = hosts * f->cfg.nclients;
+	fk->co.nprocs = hosts * f->cfg.nprocs;
+	fk->hosts = hosts;
+	assert_int_equal(ticks_coord(f->t, &fk->co, run), 0);
+	return fk;
+}
+
+/* Two identical hosts of two clients each: rank 0 prints the run's
+ * lines (lines per client of every client, every host's MB/s, every
+ * client active), the run's series holds every host's calls, this
+ * host's series its own; what the hosts agreed is known to all. */
+static void test_two_hosts(void **state)
+{
+	struct fix *f = fix_new(2, 2, 0);
+	struct result *run = result_new();
+	struct fake *fk = fake_new(f, 2, run);
+
+	(void)state;
+	work(f, 0, 100, 2000000);
+	work(f, 1, 100, 2000000);
+	call(f, 0, OP_WRITEX, 1500 * NSEC_PER_USEC);
+	f->t->alive = 2;
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   4       100     8.00 MB/sec  execute   1 sec  "
+		      "latency 1.500 ms\n");
+	assert_int_equal(f->t->alive, 4);
+	assert_int_equal(run->npoints, 1);
+	assert_int_equal(run->points[0].lines, 400);
+	assert_int_equal(run->points[0].bytes, 8000000);
+	assert_int_equal(run->points[0].count[OP_WRITEX], 2);
+	assert_int_equal(run->points[0].max_ns[OP_WRITEX],
+			 1500 * NSEC_PER_USEC);
+	assert_int_equal(f->res->points[0].lines, 200);
+	assert_int_equal(f->res->points[0].count[OP_WRITEX], 1);
+
+	work(f, 0, 50, 1000000);
+	assert_false(ticks_tick(f->t, T0 + 2 * S + MS));
+	assert_int_equal(f->shm->hdr.stop, STOP_TIME);
+	expect_out(f, "   4  cleanup   2 sec\n");
+	clean(f, 0);
+	clean(f, 1);
+	ticks_end(f->t, T0 + 2 * S + 50 * MS);
+	expect_out(f, "   0  cleanup   2 sec\n");
+	ticks_fill(f->t, run, 10000000);
+	assert_true(run->throughput == 8.0);
+	assert_true(run->measured_s == 2.0);
+	assert_int_equal(run->npoints, 2);
+	assert_int_equal(run->points[1].lines, 100);
+	assert_int_equal(run->points[1].bytes, 2000000);
+	assert_int_equal(ticks_run_stats(f->t)->op[OP_WRITEX].count, 2);
+	free(fk);
+	result_free(run);
+	fix_free(f);
+}
+
+/* A client of another host failed: this host's clients are stopped at the
+ * tick that learns it, which begins the clean-up and names the rank. */
+static void test_remote_failure(void **state)
+{
+	struct fix *f = fix_new(1, 10, 0);
+	struct result *run = result_new();
+	struct fake *fk = fake_new(f, 2, run);
+
+	(void)state;
+	work(f, 0, 100, 1000000);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   2       100     2.00 MB/sec  execute   1 sec  "
+		      "latency 0.000 ms\n");
+	fk->remote_fail = true;
+	work(f, 0, 100, 1000000);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	assert_int_equal(f->shm->hdr.stop, STOP_FAILED);
+	assert_int_equal(f->t->ctl.stop, STOP_FAILED);
+	assert_int_equal(f->t->ctl.stop_rank, 1);
+	assert_true(f->t->cleanup);
+	expect_out(f, "   2  cleanup   2 sec\n");
+	free(fk);
+	result_free(run);
+	fix_free(f);
+}
+
+/* The other hosts are lost at the second tick (a signal while waiting for
+ * them): nothing more is printed of the run, whose figures end at its
+ * last point, and this host's last line says its own clients. */
+static void test_hosts_lost(void **state)
+{
+	struct fix *f = fix_new(1, 10, 0);
+	struct result *run = result_new();
+	struct fake *fk = fake_new(f, 3, run);
+
+	(void)state;
+	work(f, 0, 100, 1000000);
+	call(f, 0, OP_RENAME, 2 * MS);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   3       100     3.00 MB/sec  execute   1 sec  "
+		      "latency 2.000 ms\n");
+	fk->lose_at = fk->calls + 1; /* the next agreement */
+	work(f, 0, 100, 1000000);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "");
+	assert_true(f->t->lost && f->t->cleanup);
+	assert_false(ticks_tick(f->t, T0 + 3 * S));
+	expect_out(f, "");
+	clean(f, 0);
+	ticks_end(f->t, T0 + 3 * S + MS);
+	expect_out(f, "   0  cleanup   3 sec\n");
+	ticks_fill(f->t, run, 3000000);
+	assert_true(run->measured_s == 1.0);
+	assert_true(run->throughput == 3.0);
+	assert_int_equal(run->npoints, 1);
+	assert_int_equal(ticks_run_stats(f->t)->op[OP_RENAME].count, 3);
+	free(fk);
+	result_free(run);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +795,9 @@ int main(void)
 		cmocka_unit_test(test_passes),
 		cmocka_unit_test(test_stuck_across_the_end),
 		cmocka_unit_test(test_end_normal),
+		cmocka_unit_test(test_two_hosts),
+		cmocka_unit_test(test_remote_failure),
+		cmocka_unit_test(test_hosts_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -430,7 +430,9 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 	char name[32];
 	int left = 0, first = -1, why = 0;
 
-	if (!fstat(fileio_g.clients_fd, &st) && !st.st_nlink) {
+	/* shared with other hosts (dbench-ng-mpi), another host may have
+	 * removed it, which is no news */
+	if (!fstat(fileio_g.clients_fd, &st) && !st.st_nlink && !run->shared) {
 		fprintf(stderr,
 			"dbench-ng: %s/clients was removed during the "
 			"run (not by dbench-ng)\n",
@@ -441,17 +443,17 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 		return;
 	for (int i = 0; i < run->nclients; i++) {
 		if (dirty[i])
-			fileio_remove_tree(i);
+			fileio_remove_tree(run->first_id + i);
 	}
 	/* say so if a tree could not be removed (a read-only filesystem) */
 	for (int i = 0; i < run->nclients; i++) {
-		snprintf(name, sizeof(name), "client%d", i);
+		snprintf(name, sizeof(name), "client%d", run->first_id + i);
 		if (fstatat(fileio_g.clients_fd, name, &st,
 			    AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
 			continue;
 		if (!left++) {
-			first = i;
+			first = run->first_id + i;
 			if (unlinkat(fileio_g.clients_fd, name, AT_REMOVEDIR))
 				why = errno;
 		}
@@ -462,6 +464,8 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 			"%s/clients (client%d: %s)\n",
 			left, left > 1 ? "s" : "", run->dir, first,
 			strerror(why));
-	/* fails harmlessly if anything is left */
-	unlinkat(fileio_g.base_fd, "clients", AT_REMOVEDIR);
+	/* fails harmlessly if anything is left; shared, it is the run's
+	 * to remove once every host is done (orphaned()) */
+	if (!run->shared)
+		unlinkat(fileio_g.base_fd, "clients", AT_REMOVEDIR);
 }

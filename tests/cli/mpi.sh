@@ -1,0 +1,288 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dbench-ng-mpi: one run across MPI ranks, on this machine (docs/mpi.md).
+# Four ranks of two clients each, every mpirun in a network namespace of
+# its own with only lo, Open MPI's TCP transport forced, on one shared
+# tmpfs directory:
+#   - the merged result is exactly the sum of the ranks' (--rank-json):
+#     op counts, bytes, errors, every histogram bin, min, max, sum; the
+#     hosts section and the clients by id; the time series of every rank
+#     has the same points, and the run's point i is the sum of the ranks'
+#     points i (lines, bytes, calls per op): aligned on the barrier
+#   - paced (-R): the run's response times (counts, late starts, bins) are
+#     the sum of the ranks'
+#   - a client failing on rank 2 stops every rank long before the time
+#     limit, with its message named by host, rank and client, exit 1
+#   - rank 2 killed with SIGKILL mid-run: mpirun ends the others, rank 0
+#     prints and writes partial results, nothing is left behind
+#   - a usage error is said once (not by every rank), exit 2
+# After each: no process of the run left, DIR/clients gone.
+. "$(dirname "$0")/../lib.sh"
+
+MPI=$ROOT/dbench-ng-mpi
+command -v mpirun >/dev/null || skip "mpirun not installed (openmpi-bin)"
+[ -x "$MPI" ] || skip "dbench-ng-mpi not built (libopenmpi-dev missing)"
+need_root "a network namespace of its own and a tmpfs (unshare -n, mount)"
+unshare -n true 2>/dev/null || skip "cannot make a network namespace"
+
+# under SAN=1: Open MPI leaves allocations at exit, mostly in its plugins,
+# unloaded by then, whose stacks LeakSanitizer cannot name; no leak check
+# for the ranks (their clients exit with _exit, never checked; the engine
+# and the merge are checked by the unit tests and dbench-ng's own tests)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+T=$TMP/t
+mkdir -p "$T"
+mount -t tmpfs -o size=512m tmpfs "$T" || skip "cannot mount a tmpfs"
+at_exit "umount -l $T"
+
+# mpi OUT ARGS...: mpirun -np 4 dbench-ng-mpi ARGS in a private network
+# namespace with lo up, Open MPI's TCP transport forced on lo; stdout and
+# stderr to OUT.  Its exit status.  unshare and sh exec mpirun: in the
+# background, $! is mpirun.
+mpi() {
+	local out=$1
+	shift
+	unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
+		mpirun --allow-run-as-root --oversubscribe -np 4 \
+		--mca btl self,tcp --mca btl_tcp_if_include lo \
+		--mca oob_tcp_if_include lo $MPI_EXTRA "$MPI" "$@" \
+		>"$out" 2>&1
+}
+MPI_EXTRA=
+
+# no process of dbench-ng-mpi left (zombies of killed ranks' clients wait
+# for the reaper of orphans, which is not ours), and DIR/clients gone
+alive() {
+	local p st
+	for p in $(pgrep -f -- "$MPI"); do
+		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
+		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
+	done
+}
+none_left() {
+	wait_until 20 test -z "$(alive)" || fail "processes left: $(alive)"
+	wait_until 20 test ! -e "$T/clients" ||
+		fail "$T/clients left: $(ls -R "$T/clients" | head)"
+	! pgrep -x mpirun >/dev/null || [ -n "${OTHER_MPIRUN:-}" ] ||
+		fail "mpirun left"
+}
+pgrep -x mpirun >/dev/null && OTHER_MPIRUN=1
+
+note "4 ranks x 2 clients, one tmpfs: the merged result is the ranks' sum"
+mpi "$TMP/out" -t 3 --warmup 1 -D "$T" --json "$TMP/run.json" \
+	--rank-json "$TMP/rank-%r.json" 2 || {
+	cat "$TMP/out"
+	fail "exit $?"
+}
+none_left
+grep -q '^Throughput .* 8 clients  8 procs ' "$TMP/out" ||
+	fail "no Throughput line of 8 clients: $(tail -3 "$TMP/out")"
+[ "$(grep -c ' execute ' "$TMP/out")" -ge 1 ] || fail "no progress lines"
+grep -q '^Hosts: 4 ranks; slowest rank' "$TMP/out" ||
+	fail "no imbalance line"
+python3 - "$TMP" <<'PY' || fail "the merged result is not the sum of the ranks'"
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+ranks = [json.load(open("%s/rank-%d.json" % (d, r))) for r in range(4)]
+bad = []
+def need(ok, what):
+    if not ok:
+        bad.append(what)
+need(run["status"] == "ok", "status " + run["status"])
+need(run["summary"]["clients"] == 8, "clients")
+ops = {o["name"]: o for o in run["ops"]}
+names = set(ops)
+for r in ranks:
+    names |= {o["name"] for o in r["ops"]}
+for n in sorted(names):
+    m = ops.get(n)
+    per = [next((o for o in r["ops"] if o["name"] == n), None) for r in ranks]
+    per = [o for o in per if o]
+    need(m is not None, n + " missing")
+    if not m:
+        continue
+    for k in ("count", "bytes", "errors"):
+        need(m[k] == sum(o[k] for o in per), "%s %s" % (n, k))
+    lat = m["lat_ns"]
+    need(lat["sum"] == sum(o["lat_ns"]["sum"] for o in per), n + " sum")
+    need(lat["max"] == max(o["lat_ns"]["max"] for o in per), n + " max")
+    need(lat["min"] == min(o["lat_ns"]["min"] for o in per), n + " min")
+    need(lat["overflow"] == sum(o["lat_ns"]["overflow"] for o in per),
+         n + " overflow")
+    want = {}
+    for o in per:
+        for lo, c in o["lat_ns"]["bins"]:
+            want[lo] = want.get(lo, 0) + c
+    need(dict((lo, c) for lo, c in lat["bins"]) == want, n + " bins")
+# the hosts section: one row per rank, its own counts
+hosts = run["hosts"]
+need([h["rank"] for h in hosts] == [0, 1, 2, 3], "hosts ranks")
+need([h["first_client"] for h in hosts] == [0, 2, 4, 6], "first clients")
+for h, r in zip(hosts, ranks):
+    for o in r["ops"]:
+        need(h["ops"][o["name"]]["count"] == o["count"],
+             "host %d %s count" % (h["rank"], o["name"]))
+        need(abs(h["ops"][o["name"]]["max_ms"] * 1e6 - o["lat_ns"]["max"]) < 1,
+             "host %d %s max" % (h["rank"], o["name"]))
+# clients by id: rank r has clients 2r and 2r + 1
+need(len(run["clients"]) == 8, "clients rows")
+for r, rk in enumerate(ranks):
+    need(len(rk["clients"]) == 2, "rank %d clients" % r)
+    for i, c in enumerate(rk["clients"]):
+        need(run["clients"][2 * r + i]["lines"] == c["lines"],
+             "client %d lines" % (2 * r + i))
+# the series: the same points on every rank, the run's the sum of theirs
+pts = [r["time_series"]["points"] for r in ranks]
+mp = run["time_series"]["points"]
+need(all(len(p) == len(mp) for p in pts),
+     "points: run %d, ranks %s" % (len(mp), [len(p) for p in pts]))
+skew = 0
+for i in range(min([len(mp)] + [len(p) for p in pts])):
+    need(all(p[i]["warmup"] == mp[i]["warmup"] for p in pts), "warmup %d" % i)
+    for k in ("lines", "bytes"):
+        need(mp[i][k] == sum(p[i][k] for p in pts), "point %d %s" % (i, k))
+    for n in mp[i]["ops"]:
+        need(mp[i]["ops"][n][0] ==
+             sum(p[i]["ops"].get(n, [0])[0] for p in pts),
+             "point %d %s calls" % (i, n))
+    if mp[i]["warmup"] and not mp[i + 1]["warmup"]:
+        # the end of the warmup is the same instant after each release
+        need(all(p[i]["t"] == 1.0 for p in pts), "warmup end %d" % i)
+    skew = max([skew] + [abs(p[i]["t"] - mp[i]["t"]) for p in pts])
+if bad:
+    sys.exit("; ".join(bad))
+print("ok: %d ops, %d points, ticks sampled within %.1f ms of rank 0's, "
+      "releases within %.3f ms of rank 0's (+- %.3f)"
+      % (sum(o["count"] for o in run["ops"]), len(mp), skew * 1e3,
+         max(abs(h["release_ms"]) for h in hosts),
+         max(h["release_err_ms"] for h in hosts)))
+PY
+
+note "paced (-R): the run's response times are the sum of the ranks'"
+mpi "$TMP/out" -R 2 -t 2 --warmup 0 -D "$T" --json "$TMP/run.json" \
+	--rank-json "$TMP/rank-%r.json" 2 || {
+	cat "$TMP/out"
+	fail "exit $?"
+}
+none_left
+grep -q '^ Response ms ' "$TMP/out" || fail "no response table of the run"
+python3 - "$TMP" <<'PY' || fail "the run's response times are not the ranks' sum"
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+ranks = [json.load(open("%s/rank-%d.json" % (d, r))) for r in range(4)]
+bad = []
+if run.get("response", {}).get("pacing") != "rate":
+    sys.exit("no response object: %s" % run.get("response"))
+n = 0
+for m in run["ops"]:
+    per = [o for r in ranks for o in r["ops"] if o["name"] == m["name"]]
+    if "resp_ns" not in m:
+        if any("resp_ns" in o for o in per):
+            bad.append(m["name"] + " missing")
+        continue
+    rt = m["resp_ns"]
+    for k in ("count", "late_starts", "sum"):
+        if rt[k] != sum(o["resp_ns"][k] for o in per):
+            bad.append("%s %s" % (m["name"], k))
+    want = {}
+    for o in per:
+        for lo, c in o["resp_ns"]["bins"]:
+            want[lo] = want.get(lo, 0) + c
+    if dict((lo, c) for lo, c in rt["bins"]) != want:
+        bad.append(m["name"] + " bins")
+    n += rt["count"]
+if not n or run["response"]["ops"] != n:
+    bad.append("response.ops %s, ops %d" % (run["response"]["ops"], n))
+if bad:
+    sys.exit("; ".join(bad))
+print("ok: %d responses" % n)
+PY
+
+note "a client of rank 2 fails: every rank stops, the client is named"
+# clients 0-7 but 5 find their file; client 5 (rank 2) fails at once
+printf '%s\n' 'Sleep 1500 NT_STATUS_OK' \
+	'Unlink "\clients\client1\x" 0x6 NT_STATUS_OK' \
+	'NTCreateX "\clients\client1\x" 0x40 0x5 100 NT_STATUS_OK' \
+	'Close 100 NT_STATUS_OK' >"$TMP/fail.load"
+for n in 0 1 2 3 4 6 7; do
+	mkdir -p "$T/clients/client$n"
+	: >"$T/clients/client$n/x"
+done
+start=$SECONDS
+mpi "$TMP/out" -t 20 --warmup 0 -c "$TMP/fail.load" -D "$T" \
+	--json "$TMP/fail.json" 2
+rc=$?
+[ "$rc" = 1 ] || { cat "$TMP/out"; fail "exit $rc, expected 1"; }
+none_left
+[ $((SECONDS - start)) -lt 20 ] || fail "the run was not stopped early"
+grep -q '^dbench-ng: host .* rank 2: a client failed: stopping every rank' \
+	"$TMP/out" || fail "no stop message: $(cat "$TMP/out")"
+grep -q '^dbench-ng: host .* rank 2: client 5 at .*fail.load:2: Unlink .*client5/x failed' \
+	"$TMP/out" || fail "no message naming host, rank and client"
+grep -q '^Run failed after ' "$TMP/out" || fail "no partial results"
+python3 - "$TMP/fail.json" <<'PY' || fail "the JSON of the failed run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "failed", d["status"]
+assert d["summary"]["measured_s"] < 20, d["summary"]["measured_s"]
+assert [h["status"] for h in d["hosts"]] == ["ok", "ok", "failed", "ok"]
+assert any("rank 2: client 5 at" in e for e in d["errors"]), d["errors"]
+print("ok: failed after %.1f s of 20" % d["summary"]["measured_s"])
+PY
+
+note "rank 2 killed (SIGKILL) mid-run: rank 0 reports what it has"
+# mpirun sends SIGTERM to the other ranks and SIGKILL about a second
+# later; rank 0 waits 300 ms for its clients and prints: 3 s here, for a
+# loaded machine; its JSON goes to the tmpfs, whose flush costs nothing
+# (docs/mpi.md)
+MPI_EXTRA="--mca odls_base_sigkill_timeout 3"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
+unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
+	mpirun --allow-run-as-root --oversubscribe -np 4 \
+	--mca btl self,tcp --mca btl_tcp_if_include lo \
+	--mca oob_tcp_if_include lo $MPI_EXTRA "$MPI" \
+	-t 60 --warmup 0 -D "$T" --json "$T/kill.json" 2 >"$TMP/out" 2>&1 &
+job=$!
+at_exit "kill $job; sleep 2; kill -9 $job"
+wait_for "$TMP/out" ' execute   1 sec ' 60
+# rank 2: the child of mpirun ($job: unshare and sh exec it) of that rank
+victim=
+for p in $(pgrep -P "$job"); do
+	grep -qxa 'OMPI_COMM_WORLD_RANK=2' <(tr '\0' '\n' <"/proc/$p/environ") &&
+		victim=$p
+done
+[ -n "$victim" ] || fail "no rank 2 among mpirun's children"
+kill -9 "$victim"
+wait "$job"
+rc=$?
+MPI_EXTRA=
+[ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
+none_left
+grep -q 'process rank 2 .* exited on signal 9' "$TMP/out" ||
+	fail "mpirun did not name the dead rank: $(tail "$TMP/out")"
+grep -q '^Interrupted by signal 15 after ' "$TMP/out" ||
+	fail "rank 0 printed no partial results: $(tail "$TMP/out")"
+grep -q '^Partial figures of an interrupted run: ' "$TMP/out" ||
+	fail "no figures line"
+python3 - "$T/kill.json" <<'PY' || fail "the JSON of the killed run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "interrupted", d["status"]
+assert d["signal"] == 15, d["signal"]
+assert d["summary"]["measured_s"] > 0
+assert sum(o["count"] for o in d["ops"]) > 0
+print("ok: interrupted after %.1f s, %d ops of every rank"
+      % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
+PY
+echo "ok: mpirun exit $rc"
+
+note "a usage error: said once, exit 2"
+mpi "$TMP/out" -t nope 2
+rc=$?
+[ "$rc" = 2 ] || fail "exit $rc, expected 2: $(cat "$TMP/out")"
+[ "$(grep -c '^dbench-ng: ' "$TMP/out")" = 1 ] ||
+	fail "not said once: $(cat "$TMP/out")"
+none_left
+echo "ok: $(grep '^dbench-ng: ' "$TMP/out")"
