@@ -80,84 +80,8 @@ grep -q '^Throughput .* 8 clients  8 procs ' "$TMP/out" ||
 [ "$(grep -c ' execute ' "$TMP/out")" -ge 1 ] || fail "no progress lines"
 grep -q '^Hosts: 4 ranks; slowest rank' "$TMP/out" ||
 	fail "no imbalance line"
-python3 - "$TMP" <<'PY' || fail "the merged result is not the sum of the ranks'"
-import json, sys
-d = sys.argv[1]
-run = json.load(open(d + "/run.json"))
-ranks = [json.load(open("%s/rank-%d.json" % (d, r))) for r in range(4)]
-bad = []
-def need(ok, what):
-    if not ok:
-        bad.append(what)
-need(run["status"] == "ok", "status " + run["status"])
-need(run["summary"]["clients"] == 8, "clients")
-ops = {o["name"]: o for o in run["ops"]}
-names = set(ops)
-for r in ranks:
-    names |= {o["name"] for o in r["ops"]}
-for n in sorted(names):
-    m = ops.get(n)
-    per = [next((o for o in r["ops"] if o["name"] == n), None) for r in ranks]
-    per = [o for o in per if o]
-    need(m is not None, n + " missing")
-    if not m:
-        continue
-    for k in ("count", "bytes", "errors"):
-        need(m[k] == sum(o[k] for o in per), "%s %s" % (n, k))
-    lat = m["lat_ns"]
-    need(lat["sum"] == sum(o["lat_ns"]["sum"] for o in per), n + " sum")
-    need(lat["max"] == max(o["lat_ns"]["max"] for o in per), n + " max")
-    need(lat["min"] == min(o["lat_ns"]["min"] for o in per), n + " min")
-    need(lat["overflow"] == sum(o["lat_ns"]["overflow"] for o in per),
-         n + " overflow")
-    want = {}
-    for o in per:
-        for lo, c in o["lat_ns"]["bins"]:
-            want[lo] = want.get(lo, 0) + c
-    need(dict((lo, c) for lo, c in lat["bins"]) == want, n + " bins")
-# the hosts section: one row per rank, its own counts
-hosts = run["hosts"]
-need([h["rank"] for h in hosts] == [0, 1, 2, 3], "hosts ranks")
-need([h["first_client"] for h in hosts] == [0, 2, 4, 6], "first clients")
-for h, r in zip(hosts, ranks):
-    for o in r["ops"]:
-        need(h["ops"][o["name"]]["count"] == o["count"],
-             "host %d %s count" % (h["rank"], o["name"]))
-        need(abs(h["ops"][o["name"]]["max_ms"] * 1e6 - o["lat_ns"]["max"]) < 1,
-             "host %d %s max" % (h["rank"], o["name"]))
-# clients by id: rank r has clients 2r and 2r + 1
-need(len(run["clients"]) == 8, "clients rows")
-for r, rk in enumerate(ranks):
-    need(len(rk["clients"]) == 2, "rank %d clients" % r)
-    for i, c in enumerate(rk["clients"]):
-        need(run["clients"][2 * r + i]["lines"] == c["lines"],
-             "client %d lines" % (2 * r + i))
-# the series: the same points on every rank, the run's the sum of theirs
-pts = [r["time_series"]["points"] for r in ranks]
-mp = run["time_series"]["points"]
-need(all(len(p) == len(mp) for p in pts),
-     "points: run %d, ranks %s" % (len(mp), [len(p) for p in pts]))
-skew = 0
-for i in range(min([len(mp)] + [len(p) for p in pts])):
-    need(all(p[i]["warmup"] == mp[i]["warmup"] for p in pts), "warmup %d" % i)
-    for k in ("lines", "bytes"):
-        need(mp[i][k] == sum(p[i][k] for p in pts), "point %d %s" % (i, k))
-    for n in mp[i]["ops"]:
-        need(mp[i]["ops"][n][0] ==
-             sum(p[i]["ops"].get(n, [0])[0] for p in pts),
-             "point %d %s calls" % (i, n))
-    if mp[i]["warmup"] and not mp[i + 1]["warmup"]:
-        # the end of the warmup is the same instant after each release
-        need(all(p[i]["t"] == 1.0 for p in pts), "warmup end %d" % i)
-    skew = max([skew] + [abs(p[i]["t"] - mp[i]["t"]) for p in pts])
-if bad:
-    sys.exit("; ".join(bad))
-print("ok: %d ops, %d points, ticks sampled within %.1f ms of rank 0's, "
-      "releases within %.3f ms of rank 0's (+- %.3f)"
-      % (sum(o["count"] for o in run["ops"]), len(mp), skew * 1e3,
-         max(abs(h["release_ms"]) for h in hosts),
-         max(h["release_err_ms"] for h in hosts)))
-PY
+python3 "$ROOT/tests/mpi_sum.py" "$TMP" 4 2 ||
+	fail "the merged result is not the sum of the ranks'"
 
 note "paced (-R): the run's response times are the sum of the ranks'"
 mpi "$TMP/out" -R 2 -t 2 --warmup 0 -D "$T" --json "$TMP/run.json" \

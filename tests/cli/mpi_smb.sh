@@ -1,16 +1,152 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# dbench-ng-mpi against a private smbd (docs/mpi.md): 4 ranks on one
-# share, client ids unique across ranks.  Needs the SMB backend (issue
-# 15); until this tree has it, the test says so and is skipped: it is
-# written when the backend, its options and the private smbd of its own
-# tests are there to build on.
+# dbench-ng-mpi against a real file server (docs/mpi.md): four ranks of
+# two clients each load one share of a private smbd (tests/smbd.sh: its
+# config, state and share in $TMP, stopped by its pid on every exit path),
+# mpirun and smbd in a network namespace of this test's own with only lo,
+# Open MPI's TCP transport forced.
+#   - the merged result is exactly the sum of the ranks' (tests/mpi_sum.py:
+#     counts, bytes, histogram bins, hosts, clients by id, the series
+#     aligned on the barrier), LockX/UnlockX/Flush not run on every rank
+#   - client ids are unique across ranks: the share holds client0 to
+#     client7, each with its own tree, and nothing else under clients/
+#   - rank 2 killed (SIGKILL) mid-run: rank 0 prints and writes what every
+#     rank measured, no process of the run is left, clients/ is gone
+#     from the share, smbd still serves and a new run works
+. "$(dirname "$0")/../smbd.sh"
+netns_enter "$@"
 . "$(dirname "$0")/../lib.sh"
 
 MPI=$ROOT/dbench-ng-mpi
 command -v mpirun >/dev/null || skip "mpirun not installed (openmpi-bin)"
 [ -x "$MPI" ] || skip "dbench-ng-mpi not built (libopenmpi-dev missing)"
-# the backends of this build, as --help lists them
-if "$DBNG" --help | grep -qw smb; then
-	skip "the SMB backend is in this tree but this test is not written yet: write it against its private smbd (docs/mpi.md)"
-fi
-skip "no SMB backend in this tree yet (issue 15): dbench-ng-mpi was tested on a shared tmpfs only (tests/cli/mpi.sh)"
+"$DBNG" --help | grep -q ' smb (' ||
+	skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
+netns_lo
+# as in mpi.sh: Open MPI's plugins leave allocations LeakSanitizer cannot
+# name (the smb backend's own leaks are checked by smb.sh)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+start_smbd "$TMP/smb"
+S=--smb-share=//127.0.0.1:$SMB_PORT/share
+U=--smb-user=root%$SMB_PW
+
+# mpi OUT ARGS...: mpirun -np 4 dbench-ng-mpi -B smb ARGS over lo, stdout
+# and stderr to OUT; its exit status
+mpi() {
+	local out=$1
+	shift
+	mpirun --allow-run-as-root --oversubscribe -np 4 \
+		--mca btl self,tcp --mca btl_tcp_if_include lo \
+		--mca oob_tcp_if_include lo $MPI_EXTRA \
+		"$MPI" -B smb "$S" "$U" "$@" >"$out" 2>&1
+}
+MPI_EXTRA=
+
+# no process of dbench-ng-mpi left but zombies (killed ranks' clients
+# wait for the reaper of orphans, which is not ours), and no mpirun
+alive() {
+	local p st
+	for p in $(pgrep -f -- "$MPI"); do
+		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
+		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
+	done
+}
+none_left() {
+	wait_until 20 test -z "$(alive)" || fail "processes left: $(alive)"
+	! pgrep -x mpirun >/dev/null || fail "mpirun left"
+}
+
+note "4 ranks x 2 clients on one share: the merged result is the ranks' sum"
+mpi "$TMP/out" -t 3 --warmup 1 --skip-cleanup --json "$TMP/run.json" \
+	--rank-json "$TMP/rank-%r.json" 2 || {
+	cat "$TMP/out"
+	fail "exit $?"
+}
+none_left
+grep -q '^Throughput .* 8 clients  8 procs ' "$TMP/out" ||
+	fail "no Throughput line of 8 clients: $(tail -3 "$TMP/out")"
+grep -q '^Hosts: 4 ranks; slowest rank' "$TMP/out" || fail "no imbalance line"
+python3 "$ROOT/tests/mpi_sum.py" "$TMP" 4 2 ||
+	fail "the merged result is not the sum of the ranks'"
+python3 - "$TMP" <<'PY' || fail "the ops the share cannot do"
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+ranks = [json.load(open("%s/rank-%d.json" % (d, r))) for r in range(4)]
+# the server really was loaded, by every rank, through SMB
+assert run["config"]["backend"] == "smb", run["config"]["backend"]
+for r, rk in enumerate(ranks):
+    n = sum(o["count"] for o in rk["ops"])
+    assert n > 100, "rank %d ran %d ops" % (r, n)
+# LockX, UnlockX, Flush: counted as not run, on every rank and in the sum
+for m in run["ops"]:
+    if m["name"] not in ("LockX", "UnlockX", "Flush"):
+        continue
+    per = [o for rk in ranks for o in rk["ops"] if o["name"] == m["name"]]
+    assert m["count"] == 0, m
+    assert m["not_executed"] == sum(o["not_executed"] for o in per) > 0, m
+print("ok: %d ops over SMB, the ranks' not-run ops summed" %
+      sum(o["count"] for o in run["ops"]))
+PY
+
+note "client ids unique across ranks: client0 to client7 on the share"
+ls "$SMB_SHARE/clients" >"$TMP/ls"
+[ "$(tr '\n' ' ' <"$TMP/ls")" = "client0 client1 client2 client3 client4 client5 client6 client7 " ] ||
+	fail "the share's clients/: $(tr '\n' ' ' <"$TMP/ls")"
+for n in 0 1 2 3 4 5 6 7; do
+	[ -n "$(find "$SMB_SHARE/clients/client$n" -type f | head -1)" ] ||
+		fail "client$n has no file on the share"
+done
+echo "ok: $(find "$SMB_SHARE/clients" -type f | wc -l) files in 8 client trees"
+rm -rf "$SMB_SHARE/clients"
+
+note "rank 2 killed (SIGKILL) mid-run: rank 0 reports what it has"
+# as in mpi.sh: mpirun sends SIGTERM to the other ranks, and SIGKILL 3 s
+# later on a loaded machine
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
+MPI_EXTRA="--mca odls_base_sigkill_timeout 3"
+mpi "$TMP/out" -t 60 --warmup 0 --json "$TMP/kill.json" 2 &
+job=$!
+at_exit "kill $job 2>/dev/null; sleep 2; kill -9 $job 2>/dev/null"
+wait_for "$TMP/out" ' execute   1 sec ' 60
+# rank 2: the child of mpirun (the child of the job's subshell) of that rank
+launcher=$(pgrep -x -P "$job" mpirun) || fail "no mpirun in the job"
+victim=
+for p in $(pgrep -P "$launcher"); do
+	grep -qxa 'OMPI_COMM_WORLD_RANK=2' <(tr '\0' '\n' <"/proc/$p/environ") &&
+		victim=$p
+done
+[ -n "$victim" ] || fail "no rank 2 among mpirun's children"
+kill -9 "$victim"
+wait "$job"
+rc=$?
+MPI_EXTRA=
+[ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
+none_left
+grep -q '^Interrupted by signal 15 after ' "$TMP/out" ||
+	fail "rank 0 printed no partial results: $(tail "$TMP/out")"
+grep -q '^Partial figures of an interrupted run: ' "$TMP/out" ||
+	fail "no figures line"
+python3 - "$TMP/kill.json" <<'PY' || fail "the JSON of the killed run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "interrupted", d["status"]
+assert d["summary"]["measured_s"] > 0
+assert sum(o["count"] for o in d["ops"]) > 0
+print("ok: interrupted after %.1f s, %d ops of every rank"
+      % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
+PY
+wait_until 20 test ! -e "$SMB_SHARE/clients" ||
+	fail "clients/ left on the share: $(ls "$SMB_SHARE/clients")"
+echo "ok: mpirun exit $rc, clients/ gone from the share"
+
+note "smbd still serves: a new run on the same share"
+mpi "$TMP/out" -t 2 --warmup 0 2 || {
+	cat "$TMP/out"
+	fail "exit $? after the killed run"
+}
+none_left
+grep -q '^Throughput .* 8 clients  8 procs ' "$TMP/out" ||
+	fail "no Throughput line: $(tail -3 "$TMP/out")"
+[ ! -e "$SMB_SHARE/clients" ] ||
+	fail "clients/ left on the share: $(ls "$SMB_SHARE/clients")"
+echo "ok: $(grep '^Throughput' "$TMP/out")"
