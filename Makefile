@@ -310,7 +310,7 @@ run: deps
 check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
 		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
-	@tests/run.sh $(UT_BIN) tests/cli/*.sh
+	@tests/run.sh tests/cli/*.sh $(UT_BIN)
 
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh

@@ -203,6 +203,14 @@ void be_fail(struct be_client *c, const struct lf_op *op, const char *fmt,
 void be_warn(struct be_client *c, const struct lf_op *op, const char *fmt,
 	     ...) __attribute__((format(printf, 3, 4)));
 
+/* be_short_read - count a ReadX that read @n bytes, not the loadfile's
+ * (a warning: the file may have been shorter); be_short_write - fail on a
+ * WriteX that wrote @n, with @why (an errno, or 0) telling the cause.
+ * Both return BE_REPORTED, the handler's return. */
+int be_short_read(struct be_client *c, const struct lf_op *op, int64_t n);
+int be_short_write(struct be_client *c, const struct lf_op *op, int64_t n,
+		   int why);
+
 /* be_path - "DIR/clients/client0/dir/file" of path index @pi, for
  * messages */
 static inline const char *be_path(const struct be_client *c, uint32_t pi,

@@ -16,7 +16,10 @@
 #     prints and writes partial results, nothing is left behind
 #   - a usage error is said once (not by every rank), exit 2
 # After each: no process of the run left, DIR/clients gone.
+# Not beside mpi_smb.sh (run.sh): both look for their ranks by name.
+# run.sh: lock mpi
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../mpirun.sh"
 
 MPI=$ROOT/dbench-ng-mpi
 command -v mpirun >/dev/null || skip "mpirun not installed (openmpi-bin)"
@@ -50,17 +53,9 @@ mpi() {
 }
 MPI_EXTRA=
 
-# no process of dbench-ng-mpi left (zombies of killed ranks' clients wait
-# for the reaper of orphans, which is not ours), and DIR/clients gone
-alive() {
-	local p st
-	for p in $(pgrep -f -- "$MPI"); do
-		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
-		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
-	done
-}
+# no process of dbench-ng-mpi left, and DIR/clients gone
 none_left() {
-	wait_until 20 test -z "$(alive)" || fail "processes left: $(alive)"
+	wait_until 20 test -z "$(mpi_alive)" || fail "processes left: $(mpi_alive)"
 	wait_until 20 test ! -e "$T/clients" ||
 		fail "$T/clients left: $(ls -R "$T/clients" | head)"
 	! pgrep -x mpirun >/dev/null || [ -n "${OTHER_MPIRUN:-}" ] ||
@@ -172,34 +167,13 @@ job=$!
 at_exit "kill $job; sleep 2; kill -9 $job"
 wait_for "$TMP/out" ' execute   1 sec ' 60
 # rank 2: the child of mpirun ($job: unshare and sh exec it) of that rank
-victim=
-for p in $(pgrep -P "$job"); do
-	grep -qxa 'OMPI_COMM_WORLD_RANK=2' <(tr '\0' '\n' <"/proc/$p/environ") &&
-		victim=$p
-done
-[ -n "$victim" ] || fail "no rank 2 among mpirun's children"
-kill -9 "$victim"
+mpi_kill_rank "$job" 2
 wait "$job"
 rc=$?
 MPI_EXTRA=
 [ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
 none_left
-grep -q 'process rank 2 .* exited on signal 9' "$TMP/out" ||
-	fail "mpirun did not name the dead rank: $(tail "$TMP/out")"
-grep -q '^Interrupted by signal 15 after ' "$TMP/out" ||
-	fail "rank 0 printed no partial results: $(tail "$TMP/out")"
-grep -q '^Partial figures of an interrupted run: ' "$TMP/out" ||
-	fail "no figures line"
-python3 - "$T/kill.json" <<'PY' || fail "the JSON of the killed run"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["status"] == "interrupted", d["status"]
-assert d["signal"] == 15, d["signal"]
-assert d["summary"]["measured_s"] > 0
-assert sum(o["count"] for o in d["ops"]) > 0
-print("ok: interrupted after %.1f s, %d ops of every rank"
-      % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
-PY
+mpi_interrupted "$TMP/out" "$T/kill.json"
 echo "ok: mpirun exit $rc"
 
 note "a usage error: said once, exit 2"

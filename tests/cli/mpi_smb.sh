@@ -12,9 +12,12 @@
 #   - rank 2 killed (SIGKILL) mid-run: rank 0 prints and writes what every
 #     rank measured, no process of the run is left, clients/ is gone
 #     from the share, smbd still serves and a new run works
+# Not beside mpi.sh (run.sh): both look for their ranks by name.
+# run.sh: lock mpi
 . "$(dirname "$0")/../smbd.sh"
 netns_enter "$@"
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../mpirun.sh"
 
 MPI=$ROOT/dbench-ng-mpi
 command -v mpirun >/dev/null || skip "mpirun not installed (openmpi-bin)"
@@ -41,17 +44,9 @@ mpi() {
 }
 MPI_EXTRA=
 
-# no process of dbench-ng-mpi left but zombies (killed ranks' clients
-# wait for the reaper of orphans, which is not ours), and no mpirun
-alive() {
-	local p st
-	for p in $(pgrep -f -- "$MPI"); do
-		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
-		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
-	done
-}
+# no process of dbench-ng-mpi left, no mpirun
 none_left() {
-	wait_until 20 test -z "$(alive)" || fail "processes left: $(alive)"
+	wait_until 20 test -z "$(mpi_alive)" || fail "processes left: $(mpi_alive)"
 	! pgrep -x mpirun >/dev/null || fail "mpirun left"
 }
 
@@ -110,31 +105,13 @@ at_exit "kill $job 2>/dev/null; sleep 2; kill -9 $job 2>/dev/null"
 wait_for "$TMP/out" ' execute   1 sec ' 60
 # rank 2: the child of mpirun (the child of the job's subshell) of that rank
 launcher=$(pgrep -x -P "$job" mpirun) || fail "no mpirun in the job"
-victim=
-for p in $(pgrep -P "$launcher"); do
-	grep -qxa 'OMPI_COMM_WORLD_RANK=2' <(tr '\0' '\n' <"/proc/$p/environ") &&
-		victim=$p
-done
-[ -n "$victim" ] || fail "no rank 2 among mpirun's children"
-kill -9 "$victim"
+mpi_kill_rank "$launcher" 2
 wait "$job"
 rc=$?
 MPI_EXTRA=
 [ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
 none_left
-grep -q '^Interrupted by signal 15 after ' "$TMP/out" ||
-	fail "rank 0 printed no partial results: $(tail "$TMP/out")"
-grep -q '^Partial figures of an interrupted run: ' "$TMP/out" ||
-	fail "no figures line"
-python3 - "$TMP/kill.json" <<'PY' || fail "the JSON of the killed run"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["status"] == "interrupted", d["status"]
-assert d["summary"]["measured_s"] > 0
-assert sum(o["count"] for o in d["ops"]) > 0
-print("ok: interrupted after %.1f s, %d ops of every rank"
-      % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
-PY
+mpi_interrupted "$TMP/out" "$TMP/kill.json"
 wait_until 20 test ! -e "$SMB_SHARE/clients" ||
 	fail "clients/ left on the share: $(ls "$SMB_SHARE/clients")"
 echo "ok: mpirun exit $rc, clients/ gone from the share"

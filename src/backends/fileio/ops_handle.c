@@ -257,13 +257,7 @@ int fileio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		if (n < size &&
 		    pwrite(fd, fileio_g.wbuf, (size_t)(size - n), off + n) < 0)
 			why = errno;
-		be_fail(cl, op,
-			"WriteX handle %d: wrote %zd bytes, "
-			"expected to write %lld bytes%s%s%s",
-			cl->prog->fnums[op->handle], n, (long long)ret,
-			why ? " (" : "", why ? strerror(why) : "",
-			why ? ")" : "");
-		return BE_REPORTED;
+		return be_short_write(cl, op, n, why);
 	}
 	if (REQ(cl, BE_CAN_FSYNC) && fsync(fd)) {
 		/* dbench ignores it; we count it */
@@ -283,14 +277,8 @@ int fileio_readx(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	n = pread(fd, fileio_g.rbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
-	if (n != ret) {
-		be_warn(cl, op,
-			"ReadX handle %d: read %zd bytes at %lld, "
-			"expected %lld",
-			cl->prog->fnums[op->handle], n, (long long)off,
-			(long long)ret);
-		return BE_REPORTED;
-	}
+	if (n != ret)
+		return be_short_read(cl, op, n);
 	return 0;
 }
 

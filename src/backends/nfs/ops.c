@@ -282,13 +282,8 @@ NFSB_OP(writex)
 		       nfsb_g.wbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte written */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
-	if (n != ret) {
-		be_fail(c, op,
-			"WriteX handle %d: wrote %d bytes, expected to "
-			"write %lld bytes",
-			be_fnum(c, op->handle), n, (long long)ret);
-		return BE_REPORTED;
-	}
+	if (n != ret)
+		return be_short_write(c, op, n, 0);
 	/* -F: fileio's fsync after each write, here a COMMIT */
 	if (NFSB_REQ(c, BE_CAN_FSYNC)) {
 		n = nfsb_chk(c, op, nfs_fsync(nc->nfs, hh->fh));
@@ -315,14 +310,8 @@ NFSB_OP(readx)
 		      nfsb_g.rbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte read */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
-	if (n != ret) {
-		be_warn(c, op,
-			"ReadX handle %d: read %d bytes at %lld, "
-			"expected %lld",
-			be_fnum(c, op->handle), n, (long long)off,
-			(long long)ret);
-		return BE_REPORTED;
-	}
+	if (n != ret)
+		return be_short_read(c, op, n);
 	return 0;
 }
 

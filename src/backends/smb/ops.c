@@ -341,13 +341,8 @@ int smb_writex(struct be_client *c, const struct lf_op *op, be_handle *h)
 	n = sc->write(sc->ctx, f->f, smb_g.wbuf, (size_t)size);
 	if (n < 0)
 		return failed(c, op);
-	if (n != ret) {
-		be_fail(c, op,
-			"WriteX handle %d: wrote %zd bytes, expected to write "
-			"%lld bytes",
-			c->prog->fnums[op->handle], n, (long long)ret);
-		return BE_REPORTED;
-	}
+	if (n != ret)
+		return be_short_write(c, op, n, 0);
 	return 0;
 }
 
@@ -366,13 +361,7 @@ int smb_readx(struct be_client *c, const struct lf_op *op, be_handle *h)
 	n = sc->read(sc->ctx, f->f, smb_g.rbuf, (size_t)size);
 	if (n < 0)
 		return failed(c, op);
-	if (n != ret) {
-		be_warn(c, op,
-			"ReadX handle %d: read %zd bytes at %lld, "
-			"expected %lld",
-			c->prog->fnums[op->handle], n, (long long)off,
-			(long long)ret);
-		return BE_REPORTED;
-	}
+	if (n != ret)
+		return be_short_read(c, op, n);
 	return 0;
 }

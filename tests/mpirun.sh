@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What tests/cli/mpi.sh and mpi_smb.sh share (source it after lib.sh, with
+# MPI set to the dbench-ng-mpi binary):
+#   mpi_alive            the processes of dbench-ng-mpi still running (not
+#                        zombies: killed ranks' clients wait for the reaper
+#                        of orphans, which is not ours), "PID CMDLINE" each
+#   mpi_kill_rank PARENT R
+#                        SIGKILL the rank R among PARENT's children (mpirun
+#                        or what exec'd it)
+#   mpi_interrupted OUT JSON
+#                        after a rank was killed: mpirun named it, rank 0
+#                        printed and wrote (JSON) partial results of every
+#                        rank, marked interrupted by mpirun's SIGTERM
+mpi_alive() {
+	local p st
+	for p in $(pgrep -f -- "$MPI"); do
+		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
+		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
+	done
+}
+
+mpi_kill_rank() {
+	local p victim=
+	for p in $(pgrep -P "$1"); do
+		grep -qxa "OMPI_COMM_WORLD_RANK=$2" <(tr '\0' '\n' <"/proc/$p/environ") &&
+			victim=$p
+	done
+	[ -n "$victim" ] || fail "no rank $2 among mpirun's children"
+	kill -9 "$victim"
+}
+
+mpi_interrupted() {
+	grep -q "process rank 2 .* exited on signal 9" "$1" ||
+		fail "mpirun did not name the dead rank: $(tail "$1")"
+	grep -q '^Interrupted by signal 15 after ' "$1" ||
+		fail "rank 0 printed no partial results: $(tail "$1")"
+	grep -q '^Partial figures of an interrupted run: ' "$1" ||
+		fail "no figures line"
+	python3 - "$2" <<'PY' || fail "the JSON of the killed run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "interrupted", d["status"]
+assert d["signal"] == 15, d["signal"]
+assert d["summary"]["measured_s"] > 0
+assert sum(o["count"] for o in d["ops"]) > 0
+print("ok: interrupted after %.1f s, %d ops of every rank"
+      % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
+PY
+}
