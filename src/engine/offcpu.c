@@ -588,7 +588,9 @@ static void wait_of(struct offcpu *oc, const struct ivl *v, uint64_t start,
 	w->woken = v->woken;
 	w->stack = mark(v->bstack);
 	w->waker_ctx = v->woken ? v->ctx : WAKER_UNKNOWN;
-	w->waker_client = v->waker_proc >= 0 ? v->waker_proc * oc->cfg.cpp : -1;
+	w->waker_client = v->waker_proc >= 0
+				  ? oc->cfg.first + v->waker_proc * oc->cfg.cpp
+				  : -1;
 	w->waker_pid = v->woken ? (int)v->waker_pid : 0;
 	w->waker_comm = v->woken ? strdup(v->comm) : NULL;
 	w->waker_stack = mark(v->wstack);

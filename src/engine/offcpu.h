@@ -46,6 +46,8 @@ struct offcpu_source {
 struct offcpu_cfg {
 	int nprocs;
 	int cpp;	       /* clients per process */
+	int first;	       /* the id of the first client (a run across
+				  hosts numbers every host's clients) */
 	const int *pids;       /* the pid of each client process */
 	uint64_t stack_min_ns; /* the BPF side takes stacks of sleeps this
 				  long or longer */

@@ -42,12 +42,13 @@ struct offcpu_trace {
 };
 
 struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
-					uint64_t threshold_ns, bool off,
-					char *why, size_t len)
+					int first, uint64_t threshold_ns,
+					bool off, char *why, size_t len)
 {
 	(void)pids;
 	(void)nprocs;
 	(void)cpp;
+	(void)first;
 	(void)threshold_ns;
 	snprintf(why, len, "%s",
 		 off ? "--no-bpf"
@@ -281,8 +282,8 @@ static int attach(struct offcpu_trace *t)
 }
 
 struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
-					uint64_t threshold_ns, bool off,
-					char *why, size_t len)
+					int first, uint64_t threshold_ns,
+					bool off, char *why, size_t len)
 {
 	uint64_t stack_min = offcpu_stack_min_ns(threshold_ns);
 	struct offcpu_trace *t;
@@ -345,6 +346,7 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	oc = (struct offcpu_cfg){
 		.nprocs = nprocs,
 		.cpp = cpp,
+		.first = first,
 		.pids = pids,
 		.stack_min_ns = stack_min,
 		.kallsyms = "/proc/kallsyms",

@@ -17,15 +17,16 @@ struct offcpu_trace;
 
 /*
  * offcpu_trace_start - trace the client processes @pids (@nprocs of them,
- * @cpp clients each) for a watchdog of threshold @threshold_ns.  Call it
+ * @cpp clients each, the first client's id @first: a waker is named by
+ * every host's numbering) for a watchdog of threshold @threshold_ns.  Call it
  * after the fork and before the release: a sleep that began before is
  * not seen.  NULL, with the reason in @why (one line, "--no-bpf", "this
  * build has no libbpf (...)", "no privilege (...)", ...), when it cannot;
  * nothing is left loaded then.  @off: --no-bpf.
  */
 struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
-					uint64_t threshold_ns, bool off,
-					char *why, size_t len);
+					int first, uint64_t threshold_ns,
+					bool off, char *why, size_t len);
 
 /* offcpu_trace_book - the bookkeeping the watchdog uses (watchdog_cfg) */
 struct offcpu *offcpu_trace_book(struct offcpu_trace *t);

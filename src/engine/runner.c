@@ -695,6 +695,7 @@ static void start_tracing(struct runner *r)
 	char why[400];
 
 	r->trace = offcpu_trace_start(r->pids, r->cfg->nprocs, r->cfg->cpp,
+				      r->first,
 				      (uint64_t)r->cfg->stall_ms *
 					      NSEC_PER_MSEC,
 				      r->cfg->no_bpf, why, sizeof(why));

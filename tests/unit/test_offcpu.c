@@ -105,12 +105,16 @@ static int fake_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
 	return 0;
 }
 
+/* the id of the first client: 0, or a host of a run across hosts */
+static int fix_first;
+
 static struct fix *fix_new(int cpp, bool zero)
 {
 	struct fix *f = calloc(1, sizeof(*f));
 	struct offcpu_cfg c = {
 		.nprocs = 2,
 		.cpp = cpp,
+		.first = fix_first,
 		.pids = pids,
 		.stack_min_ns = 1 * MS,
 	};
@@ -376,15 +380,19 @@ static void test_interrupts(void **state)
  * The per-op table over several stalls: the same sleep and waker in two
  * events is one row (count 2, the times added); a stall of the warmup is
  * left out (the tables leave the warmup out); rows are sorted by time.
- * With two clients per process the waker is the process's first client.
+ * With two clients per process the waker is the process's first client;
+ * on a host whose clients are 4 and up (a run across hosts), client 6.
  */
 static void test_table(void **state)
 {
-	struct fix *f = fix_new(2, false);
+	struct fix *f;
 	struct result_stalls st = {0};
 	uint64_t t = T0;
 
 	(void)state;
+	fix_first = 4;
+	f = fix_new(2, false);
+	fix_first = 0;
 	for (int k = 0; k < 3; k++, t += NSEC_PER_SEC) {
 		struct result_stall *ev = event(OP_LOCKX, k == 2);
 
@@ -392,7 +400,7 @@ static void test_table(void **state)
 		rec(f, 1000, t + MS, t + 201 * MS, t + 201 * MS, 1, 2000, 0,
 		    "dbench-ng", lock_wait, unlocker);
 		offcpu_close(f->oc, 1, t + 202 * MS, true, t + 203 * MS, ev);
-		assert_int_equal(ev->offcpu.waits[0].waker_client, 2);
+		assert_int_equal(ev->offcpu.waits[0].waker_client, 4 + 2);
 		event_free(ev);
 	}
 	fill(f, NULL, &st);
