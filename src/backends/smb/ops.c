@@ -50,8 +50,8 @@ static int failed(struct be_client *c, const struct lf_op *op)
 			"the SMB server %s did not answer in time "
 			"(-o timeout)",
 			smb_g.server);
-	else if (e == ECONNABORTED || e == ECONNRESET || e == ECONNREFUSED ||
-		 e == EPIPE || e == ENOTCONN)
+	else if (e == ECONNABORTED || e == ECONNRESET || e == ENETRESET ||
+		 e == ECONNREFUSED || e == EPIPE || e == ENOTCONN)
 		be_fail(c, op,
 			"lost the connection to the SMB server %s (it "
 			"closed it, or is gone)",

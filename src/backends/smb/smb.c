@@ -379,8 +379,9 @@ void smb_context_free(SMBCCTX *ctx)
 
 bool smb_conn_lost(int e)
 {
-	return e == ECONNABORTED || e == ECONNRESET || e == ECONNREFUSED ||
-	       e == EPIPE || e == ENOTCONN || e == ETIMEDOUT ||
+	return e == ECONNABORTED || e == ECONNRESET || e == ENETRESET ||
+	       e == ECONNREFUSED || e == EPIPE || e == ENOTCONN ||
+	       e == ETIMEDOUT ||
 	       e == EHOSTUNREACH || e == ENETUNREACH || e == ENETDOWN ||
 	       e == EHOSTDOWN;
 }
