@@ -233,6 +233,19 @@ lock_loads() {
 	done
 }
 
+# shared_lock_load: $TMP/lock.load, whose clients all take the lock of one
+# file and hold it 300 ms in turn: every client but one waits in LockX
+shared_lock_load() {
+	cat >"$TMP/lock.load" <<'X'
+NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
+LockX 1 0 1 NT_STATUS_OK
+Sleep 300000 NT_STATUS_OK
+UnlockX 1 0 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+Sleep 10000 NT_STATUS_OK
+X
+}
+
 # --- network namespaces, for the tests that run tbench servers ---------
 # Every test that starts a server runs it in a network namespace of its
 # own (loopback only, up), so that two tests never meet on a port and

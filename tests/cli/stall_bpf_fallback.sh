@@ -15,14 +15,7 @@ command -v unshare >/dev/null || skip "unshare (util-linux) not installed"
 
 # a lock held 300 ms at a time by one of two clients: every LockX of the
 # other one is a stall
-cat >"$TMP/lock.load" <<'X'
-NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
-LockX 1 0 1 NT_STATUS_OK
-Sleep 300000 NT_STATUS_OK
-UnlockX 1 0 1 NT_STATUS_OK
-Close 1 NT_STATUS_OK
-Sleep 10000 NT_STATUS_OK
-X
+shared_lock_load
 chmod 755 "$TMP"
 chmod 644 "$TMP/lock.load"
 mkdir -p "$TMP/d" "$TMP/nb"

@@ -8,14 +8,7 @@
 
 D=$TMP/d
 mkdir -p "$D"
-cat >"$TMP/lock.load" <<'X'
-NTCreateX "\clients\lockfile" 0x40 0x5 1 NT_STATUS_OK
-LockX 1 0 1 NT_STATUS_OK
-Sleep 300000 NT_STATUS_OK
-UnlockX 1 0 1 NT_STATUS_OK
-Close 1 NT_STATUS_OK
-Sleep 10000 NT_STATUS_OK
-X
+shared_lock_load
 
 expect_rc 0 "$DBNG" -t 4 --warmup 0 -c "$TMP/lock.load" --json "$TMP/r.json" \
 	-D "$D" 2 >"$TMP/out"
