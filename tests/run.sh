@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/.."
 logdir=build/test-logs
 mkdir -p "$logdir"
-timeout_s=${TEST_TIMEOUT:-300}
+timeout_s=${TEST_TIMEOUT:-600}
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || {
 	echo "run.sh: TEST_JOBS=$jobs is not a number of jobs" >&2
