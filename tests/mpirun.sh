@@ -7,6 +7,11 @@
 #   mpi_kill_rank PARENT R
 #                        SIGKILL the rank R among PARENT's children (mpirun
 #                        or what exec'd it)
+#   mpi_no_trees DIR     after a rank was killed: no client tree left in
+#                        DIR/clients; DIR/clients itself may stay, empty
+#                        (every host removes it when its own clients are
+#                        done, and none knows whether it is the last: the
+#                        killed rank's clients may still be cleaning up)
 #   mpi_interrupted OUT JSON
 #                        after a rank was killed: mpirun named it, rank 0
 #                        printed and wrote (JSON) partial results of every
@@ -27,6 +32,13 @@ mpi_kill_rank() {
 	done
 	[ -n "$victim" ] || fail "no rank $2 among mpirun's children"
 	kill -9 "$victim"
+}
+
+mpi_no_trees() {
+	wait_until 20 eval "[ -z \"\$(ls -A '$1/clients' 2>/dev/null)\" ]" ||
+		fail "client trees left in $1/clients: $(ls "$1/clients")"
+	[ -e "$1/clients" ] && echo "$1/clients left, empty"
+	return 0
 }
 
 mpi_interrupted() {

@@ -15,7 +15,8 @@
 #   - rank 2 killed with SIGKILL mid-run: mpirun ends the others, rank 0
 #     prints and writes partial results, nothing is left behind
 #   - a usage error is said once (not by every rank), exit 2
-# After each: no process of the run left, DIR/clients gone.
+# After each: no process of the run left, DIR/clients gone (after the
+# kill: no client tree left in it).
 # Not beside mpi_smb.sh (run.sh): both look for their ranks by name.
 # run.sh: lock mpi
 . "$(dirname "$0")/../lib.sh"
@@ -53,11 +54,17 @@ mpi() {
 }
 MPI_EXTRA=
 
-# no process of dbench-ng-mpi left, and DIR/clients gone
+# none_left [killed]: no process of dbench-ng-mpi left, and DIR/clients
+# gone (after a rank was killed: no tree left in it, mpi_no_trees)
 none_left() {
 	wait_until 20 test -z "$(mpi_alive)" || fail "processes left: $(mpi_alive)"
-	wait_until 20 test ! -e "$T/clients" ||
-		fail "$T/clients left: $(ls -R "$T/clients" | head)"
+	if [ "${1:-}" = killed ]; then
+		mpi_no_trees "$T"
+		rm -rf "$T/clients"
+	else
+		wait_until 20 test ! -e "$T/clients" ||
+			fail "$T/clients left: $(ls -R "$T/clients" | head)"
+	fi
 	! pgrep -x mpirun >/dev/null || [ -n "${OTHER_MPIRUN:-}" ] ||
 		fail "mpirun left"
 }
@@ -172,7 +179,7 @@ wait "$job"
 rc=$?
 MPI_EXTRA=
 [ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
-none_left
+none_left killed
 mpi_interrupted "$TMP/out" "$T/kill.json"
 echo "ok: mpirun exit $rc"
 

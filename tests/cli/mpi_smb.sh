@@ -10,8 +10,8 @@
 #   - client ids are unique across ranks: the share holds client0 to
 #     client7, each with its own tree, and nothing else under clients/
 #   - rank 2 killed (SIGKILL) mid-run: rank 0 prints and writes what every
-#     rank measured, no process of the run is left, clients/ is gone
-#     from the share, smbd still serves and a new run works
+#     rank measured, no process of the run is left, no client tree on the
+#     share, smbd still serves and a new run works
 # Not beside mpi.sh (run.sh): both look for their ranks by name.
 # run.sh: lock mpi
 . "$(dirname "$0")/../smbd.sh"
@@ -112,9 +112,9 @@ MPI_EXTRA=
 [ "$rc" != 0 ] || fail "mpirun exited 0 after a rank was killed"
 none_left
 mpi_interrupted "$TMP/out" "$TMP/kill.json"
-wait_until 20 test ! -e "$SMB_SHARE/clients" ||
-	fail "clients/ left on the share: $(ls "$SMB_SHARE/clients")"
-echo "ok: mpirun exit $rc, clients/ gone from the share"
+mpi_no_trees "$SMB_SHARE"
+rm -rf "$SMB_SHARE/clients"
+echo "ok: mpirun exit $rc, no client tree left on the share"
 
 note "smbd still serves: a new run on the same share"
 mpi "$TMP/out" -t 2 --warmup 0 2 || {
