@@ -36,7 +36,10 @@ note() { echo "--- $*"; }
 # if it has not within SECS seconds.  Tests wait for what they need to see
 # (a line, a lock, a process gone) instead of sleeping a guessed time: a
 # slow machine only makes the wait longer, and only something that truly
-# never happens makes it fail.
+# never happens makes it fail.  CMD's words are expanded once, at the
+# call: a $(...) that must be asked again at every try goes in
+# eval '[ ... "$(...)" ]' (a bare `test -z "$(procs)"` tests the first
+# answer over and over).
 wait_until() {
 	local end=$((SECONDS + $1))
 	shift

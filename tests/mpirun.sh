@@ -4,6 +4,9 @@
 #   mpi_alive            the processes of dbench-ng-mpi still running (not
 #                        zombies: killed ranks' clients wait for the reaper
 #                        of orphans, which is not ours), "PID CMDLINE" each
+#   mpi_gone             wait (up to 60 s: a rank's clients clean up on
+#                        their own after mpirun, slowly on a loaded
+#                        machine) until no process of dbench-ng-mpi runs
 #   mpi_kill_rank PARENT R
 #                        SIGKILL the rank R among PARENT's children (mpirun
 #                        or what exec'd it)
@@ -24,6 +27,12 @@ mpi_alive() {
 	done
 }
 
+mpi_gone() {
+	# eval: mpi_alive asked again at every try, not once
+	wait_until 60 eval '[ -z "$(mpi_alive)" ]' ||
+		fail "processes left: $(mpi_alive)"
+}
+
 mpi_kill_rank() {
 	local p victim=
 	for p in $(pgrep -P "$1"); do
@@ -35,7 +44,7 @@ mpi_kill_rank() {
 }
 
 mpi_no_trees() {
-	wait_until 20 eval "[ -z \"\$(ls -A '$1/clients' 2>/dev/null)\" ]" ||
+	wait_until 60 eval "[ -z \"\$(ls -A '$1/clients' 2>/dev/null)\" ]" ||
 		fail "client trees left in $1/clients: $(ls "$1/clients")"
 	[ -e "$1/clients" ] && echo "$1/clients left, empty"
 	return 0

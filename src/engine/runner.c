@@ -103,6 +103,7 @@ static struct program *prog_of(const struct runner *r, int id)
 /* ---------------------------- the children ----------------------------- */
 
 static struct shm_hdr *child_hdr;
+static volatile sig_atomic_t parent_died;
 
 static void child_stop(int sig)
 {
@@ -112,10 +113,39 @@ static void child_stop(int sig)
 	}
 }
 
+/* PR_SET_PDEATHSIG's own signal, so that a client can tell its parent's
+ * death from a SIGTERM sent to it: it stops as for SIGTERM */
+static void child_parent_died(int sig)
+{
+	(void)sig;
+	parent_died = 1;
+	child_stop(SIGTERM);
+}
+
+/*
+ * Whether the parent is gone, so that the last client out removes what its
+ * fini would have (orphaned).  The kernel sends PR_SET_PDEATHSIG when the
+ * parent's main thread exits, before the parent's other threads (the
+ * watchdog) have: until the last is gone getppid() still names the parent.
+ * A client that cleaned up in that gap took its parent for alive, and
+ * nobody removed DIR/clients (seen beside other work).  So a client whose
+ * parent died waits for its re-parenting, up to 2 s.
+ */
+static bool parent_gone(const struct runner *r)
+{
+	for (int i = 0; parent_died && i < 400; i++) {
+		if (getppid() != r->parent)
+			return true;
+		usleep(5000);
+	}
+	return getppid() != r->parent;
+}
+
 static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 {
 	const struct config *cfg = r->cfg;
 	struct sigaction sa = {.sa_handler = child_stop};
+	struct sigaction died = {.sa_handler = child_parent_died};
 	struct client *cls;
 	sigset_t all;
 	char c;
@@ -129,7 +159,15 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 	signal(SIGINT, SIG_IGN); /* Ctrl-C: the parent stops us */
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* a rank's clients leave its process group: when a rank dies,
+	 * mpirun signals every other rank's group, SIGTERM then SIGKILL a
+	 * second later, which would kill clients in the midst of removing
+	 * their trees.  Their rank stops them, or the kernel does when it
+	 * dies (PR_SET_PDEATHSIG), and they clean up as on one host */
+	if (r->co)
+		setpgid(0, 0);
+	sigaction(SIGRTMIN + 1, &died, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGRTMIN + 1);
 	if (getppid() != r->parent)
 		_exit(3);
 	close(r->sigfd);
@@ -170,7 +208,7 @@ out:
 	}
 	/* a killed parent never runs fini: the last client out undoes
 	 * what init made (DIR/clients), as fini would have */
-	if (!cfg->skip_cleanup && getppid() != r->parent && r->b->orphaned)
+	if (!cfg->skip_cleanup && r->b->orphaned && parent_gone(r))
 		r->b->orphaned(r->run);
 	_exit(rc);
 }

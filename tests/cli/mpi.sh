@@ -57,12 +57,12 @@ MPI_EXTRA=
 # none_left [killed]: no process of dbench-ng-mpi left, and DIR/clients
 # gone (after a rank was killed: no tree left in it, mpi_no_trees)
 none_left() {
-	wait_until 20 test -z "$(mpi_alive)" || fail "processes left: $(mpi_alive)"
+	mpi_gone
 	if [ "${1:-}" = killed ]; then
 		mpi_no_trees "$T"
 		rm -rf "$T/clients"
 	else
-		wait_until 20 test ! -e "$T/clients" ||
+		wait_until 60 test ! -e "$T/clients" ||
 			fail "$T/clients left: $(ls -R "$T/clients" | head)"
 	fi
 	! pgrep -x mpirun >/dev/null || [ -n "${OTHER_MPIRUN:-}" ] ||

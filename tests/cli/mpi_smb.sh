@@ -46,7 +46,7 @@ MPI_EXTRA=
 
 # no process of dbench-ng-mpi left, no mpirun
 none_left() {
-	wait_until 20 test -z "$(mpi_alive)" || fail "processes left: $(mpi_alive)"
+	mpi_gone
 	! pgrep -x mpirun >/dev/null || fail "mpirun left"
 }
 

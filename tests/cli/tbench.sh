@@ -144,7 +144,7 @@ if has_debian; then
 		fail "run failed: $(tail "$TMP/ng-deb")"
 	good_run "$TMP/ng-deb"
 	srv_stop
-	wait_until 10 test -z "$(netns_procs tbench_srv)" ||
+	wait_until 10 eval '[ -z "$(netns_procs tbench_srv)" ]' ||
 		fail "tbench_srv processes left: $(netns_procs tbench_srv)"
 	echo "ok: $(tail -1 "$TMP/ng-deb")"
 else

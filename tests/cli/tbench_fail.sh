@@ -18,7 +18,7 @@ LOAD=$ROOT/loadfiles/netbench.load
 
 # no_procs: no dbench-ng process is left in the namespace
 no_procs() {
-	wait_until 10 test -z "$(netns_procs dbench-ng)" ||
+	wait_until 10 eval '[ -z "$(netns_procs dbench-ng)" ]' ||
 		fail "dbench-ng processes left: $(netns_procs dbench-ng)"
 }
 
