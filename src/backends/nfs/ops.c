@@ -37,13 +37,21 @@ int nfsb_lost(struct be_client *c, const struct lf_op *op, int rc)
 	return BE_REPORTED;
 }
 
-static struct nfsb_handle *handle_get(struct nfsb_client *nc)
+/* Bind a handle of the client's pool to @fh (NULL for a directory) and
+ * path @pi, as @h; 0, or -EMFILE if the pool is empty (it never is: see
+ * pool() in client.c) */
+static int handle_bind(struct nfsb_client *nc, be_handle *h, struct nfsfh *fh,
+		       uint32_t pi)
 {
 	struct nfsb_handle *hh = nc->free;
 
-	if (hh)
-		nc->free = hh->next;
-	return hh;
+	if (!hh)
+		return -EMFILE;
+	nc->free = hh->next;
+	hh->fh = fh;
+	hh->pi = pi;
+	h->ptr = hh;
+	return 0;
 }
 
 /* NTCreateX of a directory: it is one (a stat), and the handle is its
@@ -53,7 +61,6 @@ static int open_dir(struct be_client *c, const struct lf_op *op, be_handle *h,
 {
 	struct nfsb_client *nc = nfsb_cl(c);
 	uint32_t pi = op->path[0];
-	struct nfsb_handle *hh;
 	struct nfs_stat_64 st;
 	int rc;
 
@@ -62,13 +69,7 @@ static int open_dir(struct be_client *c, const struct lf_op *op, be_handle *h,
 		return rc;
 	if (!S_ISDIR(st.nfs_mode))
 		return why ? why : -ENOTDIR;
-	hh = handle_get(nc);
-	if (!hh)
-		return -EMFILE;
-	hh->fh = NULL;
-	hh->pi = pi;
-	h->ptr = hh;
-	return 0;
+	return handle_bind(nc, h, NULL, pi);
 }
 
 /*
@@ -86,7 +87,6 @@ NFSB_OP(ntcreatex)
 	uint32_t pi = op->path[0];
 	int64_t opts = op->arg[0], disp = op->arg[1];
 	struct nfsfh *fh = NULL;
-	struct nfsb_handle *hh;
 	int flags = O_RDWR, rc;
 
 	if (opts & 1) {
@@ -109,15 +109,10 @@ NFSB_OP(ntcreatex)
 		return open_dir(c, op, h, rc);
 	if (rc)
 		return rc; /* the engine remembers why, for the handle */
-	hh = handle_get(nc);
-	if (!hh) {
+	rc = handle_bind(nc, h, fh, pi);
+	if (rc)
 		nfs_close(nc->nfs, fh);
-		return -EMFILE;
-	}
-	hh->fh = fh;
-	hh->pi = pi;
-	h->ptr = hh;
-	return 0;
+	return rc;
 }
 
 /* Close: nothing for a directory; for a file written through this handle
