@@ -326,22 +326,36 @@ int smb_find(struct be_client *c, const struct lf_op *op, be_handle *h)
 	return 0;
 }
 
-int smb_writex(struct be_client *c, const struct lf_op *op, be_handle *h)
+/* ReadX and WriteX: the file of @h, positioned at the op's offset, in
+ * *@fp; 0, or what the op returns */
+static int seek_to(struct be_client *c, const struct lf_op *op, be_handle *h,
+		   struct smb_file **fp)
 {
 	struct smb_client *sc = SC(c);
 	struct smb_file *f = file_of(c, h);
-	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
-	ssize_t n;
 
 	errno = 0;
 	if (f->dir)
 		return -EISDIR;
-	if (sc->lseek(sc->ctx, f->f, off, SEEK_SET) < 0)
+	if (sc->lseek(sc->ctx, f->f, op->arg[0], SEEK_SET) < 0)
 		return failed(c, op);
-	n = sc->write(sc->ctx, f->f, smb_g.wbuf, (size_t)size);
+	*fp = f;
+	return 0;
+}
+
+int smb_writex(struct be_client *c, const struct lf_op *op, be_handle *h)
+{
+	struct smb_client *sc = SC(c);
+	struct smb_file *f;
+	ssize_t n;
+	int rc = seek_to(c, op, h, &f);
+
+	if (rc)
+		return rc;
+	n = sc->write(sc->ctx, f->f, smb_g.wbuf, (size_t)op->arg[1]);
 	if (n < 0)
 		return failed(c, op);
-	if (n != ret)
+	if (n != op->arg[2])
 		return be_short_write(c, op, n, 0);
 	return 0;
 }
@@ -349,19 +363,16 @@ int smb_writex(struct be_client *c, const struct lf_op *op, be_handle *h)
 int smb_readx(struct be_client *c, const struct lf_op *op, be_handle *h)
 {
 	struct smb_client *sc = SC(c);
-	struct smb_file *f = file_of(c, h);
-	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
+	struct smb_file *f;
 	ssize_t n;
+	int rc = seek_to(c, op, h, &f);
 
-	errno = 0;
-	if (f->dir)
-		return -EISDIR;
-	if (sc->lseek(sc->ctx, f->f, off, SEEK_SET) < 0)
-		return failed(c, op);
-	n = sc->read(sc->ctx, f->f, smb_g.rbuf, (size_t)size);
+	if (rc)
+		return rc;
+	n = sc->read(sc->ctx, f->f, smb_g.rbuf, (size_t)op->arg[1]);
 	if (n < 0)
 		return failed(c, op);
-	if (n != ret)
+	if (n != op->arg[2])
 		return be_short_read(c, op, n);
 	return 0;
 }
