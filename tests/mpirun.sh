@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # What tests/cli/mpi.sh and mpi_smb.sh share (source it after lib.sh, with
 # MPI set to the dbench-ng-mpi binary):
-#   mpi_alive            the processes of dbench-ng-mpi still running (not
-#                        zombies: killed ranks' clients wait for the reaper
-#                        of orphans, which is not ours), "PID CMDLINE" each
+#   mpi_ours NAME        the PIDs of this test's processes named NAME
+#                        (mpirun, dbench-ng-mpi) still running, by the tag
+#                        DBNG_TEST_MPI that they inherit: another suite's
+#                        or a user's mpirun beside the test is not ours;
+#                        not zombies: killed ranks' clients wait for the
+#                        reaper of orphans, which is not ours
+#   mpi_alive            mpi_ours dbench-ng-mpi, "PID CMDLINE" each
 #   mpi_gone             wait (up to 60 s: a rank's clients clean up on
 #                        their own after mpirun, slowly on a loaded
 #                        machine) until no process of dbench-ng-mpi runs
@@ -19,11 +23,21 @@
 #                        after a rank was killed: mpirun named it, rank 0
 #                        printed and wrote (JSON) partial results of every
 #                        rank, marked interrupted by mpirun's SIGTERM
-mpi_alive() {
+export DBNG_TEST_MPI=$$
+mpi_ours() {
 	local p st
-	for p in $(pgrep -f -- "$MPI"); do
+	for p in $(pgrep -x "$1"); do
+		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" |
+			grep -qx "DBNG_TEST_MPI=$DBNG_TEST_MPI" || continue
 		st=$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)
-		[ -z "$st" ] || [ "$st" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
+		[ -z "$st" ] || [ "$st" = Z ] || echo "$p"
+	done
+}
+
+mpi_alive() {
+	local p
+	for p in $(mpi_ours dbench-ng-mpi); do
+		echo "$p $(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline")"
 	done
 }
 

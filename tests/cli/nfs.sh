@@ -103,7 +103,10 @@ for lf in builtin "$CLIENT_TXT"; do
 	[ "$lf" = builtin ] || c=(-c "$lf")
 	expect_rc 0 "$DBNG" -B nfs "$U" -t 2 --warmup 1 "${c[@]}" 2 >"$TMP/out"
 	grep -Eq '^   2 +[0-9]+ +[0-9.]+ MB/sec  execute   1 sec' "$TMP/out" || fail "no progress lines"
-	[ -n "$(op_count "$TMP/out" ReadX)" ] || fail "no ReadX row"
+	# either loadfile's first ReadX is at its line 610 or so, which a
+	# loaded machine may not reach in 2 s (a sanitized build beside
+	# another suite did not); the reads were checked by the pass above
+	[ -n "$(op_count "$TMP/out" NTCreateX)" ] || fail "no NTCreateX row"
 	tail -1 "$TMP/out" | grep -Eq '^Throughput [0-9.]+ MB/sec  2 clients  2 procs' ||
 		fail "no Throughput line"
 	untouched

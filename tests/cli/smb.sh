@@ -104,7 +104,10 @@ for lf in builtin "$CLIENT_TXT"; do
 	expect_rc 0 "$DBNG" -B smb "$S" "$U" -t 2 --warmup 1 "${c[@]}" 2 >"$TMP/out"
 	grep -Eq '^   2 +[0-9]+ +[0-9.]+ MB/sec  execute +[0-9]+ sec' "$TMP/out" ||
 		fail "no progress lines: $(cat "$TMP/out")"
-	[ -n "$(op_count "$TMP/out" ReadX)" ] || fail "no ReadX row"
+	# either loadfile's first ReadX is at its line 610 or so, which a
+	# loaded machine may not reach in 2 s (a sanitized build beside
+	# another suite did not); the reads were checked by the pass above
+	[ -n "$(op_count "$TMP/out" NTCreateX)" ] || fail "no NTCreateX row"
 	tail -1 "$TMP/out" | grep -Eq '^Throughput [0-9.]+ MB/sec  2 clients  2 procs' ||
 		fail "no Throughput line"
 	untouched
