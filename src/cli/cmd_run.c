@@ -399,10 +399,27 @@ void run_teardown(struct run_ctx *rc)
 	rc->be_opts = NULL;
 }
 
+/* DBNG_TEST_RSS set (tests/cli/runs_memory.sh): the parent's resident
+ * memory after run @run, on stderr, so that a test sees whether --runs
+ * grows it run after run */
+static void say_rss(int run)
+{
+	char line[256];
+	FILE *f;
+
+	if (!getenv("DBNG_TEST_RSS") || !(f = fopen("/proc/self/status", "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "VmRSS:", 6))
+			fprintf(stderr, "dbench-ng: after run %d: %s", run, line);
+	}
+	fclose(f);
+}
+
 int run_main(int argc, char **argv)
 {
 	static struct run_ctx rc;
-	struct result **runs;
+	struct spread_run *runs;
 	int st, nruns = 0;
 	bool done;
 
@@ -413,6 +430,8 @@ int run_main(int argc, char **argv)
 		run_teardown(&rc);
 		return st;
 	}
+	/* what the spread needs of each run, not its result: the memory
+	 * of --runs stays flat however many runs */
 	runs = calloc((size_t)rc.cfg.runs, sizeof(*runs));
 	if (!runs) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
@@ -424,17 +443,15 @@ int run_main(int argc, char **argv)
 
 		st = run_one(&rc, run, &res);
 		if (res && rc.cfg.runs > 1 && res->status == RESULT_OK)
-			runs[nruns++] = res;
-		else
-			result_free(res);
+			report_spread_take(&runs[nruns++], res);
+		result_free(res);
+		say_rss(run);
 	}
 	/* the one result of --runs, when every run gave one */
 	if (nruns > 1 && nruns == rc.cfg.runs && !st) {
 		report_spread(rc.out, runs, nruns);
 		fflush(rc.out);
 	}
-	for (int i = 0; i < nruns; i++)
-		result_free(runs[i]);
 	free(runs);
 	run_teardown(&rc);
 	return st;

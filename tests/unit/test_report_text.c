@@ -663,6 +663,7 @@ static void test_not_a_result(void **state)
 static void test_spread(void **state)
 {
 	struct result *rs[3];
+	struct spread_run sp[3];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -673,8 +674,9 @@ static void test_spread(void **state)
 		rs[i]->throughput = 10 + 2 * i; /* 10 12 14 */
 		rs[i]->max_latency_ms = 3 - i;	/* 3 2 1 */
 		rs[i]->op[OP_WRITEX].h.count = i ? 2 : 0; /* not in all */
+		report_spread_take(&sp[i], rs[i]);
 	}
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_non_null(strstr(buf,
 			       "\nRun-to-run spread over 3 runs: median "
@@ -817,6 +819,7 @@ static void test_response(void **state)
 static void test_spread_response(void **state)
 {
 	struct result *rs[3];
+	struct spread_run sp[3];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -825,8 +828,9 @@ static void test_spread_response(void **state)
 	for (int i = 0; i < 3; i++) {
 		rs[i] = paced();
 		rs[i]->resp.late[OP_WRITEX] = (uint64_t)i; /* 0 1 2 */
+		report_spread_take(&sp[i], rs[i]);
 	}
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_non_null(strstr(buf, "\n WriteX: response p99 ms        501.219 "
 				    "[    501.219 ..     501.219]  cv   0.0%\n"
@@ -839,10 +843,11 @@ static void test_spread_response(void **state)
 	assert_non_null(strstr(buf, "\n" CLASSIC "Throughput 12.5 MB/sec"));
 	/* one run unpaced: no response rows at all */
 	rs[1]->resp.valid = false;
+	report_spread_take(&sp[1], rs[1]);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_null(strstr(buf, "response"));
 	assert_null(strstr(buf, "late starts"));
