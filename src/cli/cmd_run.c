@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "registry.h"
 #include "builtin.h"
+#include "checkpoint.h"
 #include "env.h"
 #include "file_replace.h"
 #include "loadfile.h"
@@ -339,6 +340,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 {
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
+	struct checkpoint *ck = NULL;
 	char err[1024];
 	bool measured;
 	int st;
@@ -374,17 +376,23 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"4.00\n\n", dbng_version);
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
+	/* the file holds the run so far while it runs: a kill leaves the
+	 * last checkpoint (not on stdout) */
+	if (cfg->json && strcmp(cfg->json, "-"))
+		ck = ckpt_start(rc->json_path, res);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
-			&rc->be_run, rc->coord, res, &measured);
+			&rc->be_run, rc->coord, ck, res, &measured);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,
 				cfg->runs);
 		fflush(rc->out);
 	}
+	ckpt_stop(ck); /* none lands after the final write */
 	/* a failed or interrupted run still leaves what it measured */
 	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
+	ckpt_free(ck);
 	*out = res;
 	return st;
 }

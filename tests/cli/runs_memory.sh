@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # --runs keeps the parent's memory flat (issue 25): 30 runs, each with
-# its --json file, the stall watchdog and, as root, BPF tracing; the
-# resident memory of the parent after each run (DBNG_TEST_RSS: VmRSS from
+# its --json file (and its checkpoints), the stall watchdog and, as root,
+# BPF tracing; the resident memory of the parent after each run (DBNG_TEST_RSS: VmRSS from
 # /proc/self/status, on stderr) must not grow from run 3 to run 30.  Before the fix every run's whole result was kept
 # for the spread summary (its histograms: 330 KB a run) and the heap
 # fragmented around them: 1.5 MB a run with BPF tracing, 8.6 MB after

@@ -610,9 +610,10 @@ static void test_stall_series(void **state)
 	result_free(r);
 }
 
-/* What is not a result (a failed or interrupted run, one run of --runs)
- * has our table, rows "NTCreateX:", and ends with its figures on a line
- * no parser reads: no "Operation", no line starting with Throughput. */
+/* What is not a result (a failed or interrupted run, a checkpoint, one
+ * run of --runs) has our table, rows "NTCreateX:", and ends with its
+ * figures on a line no parser reads: no "Operation", no line starting
+ * with Throughput. */
 static void test_not_a_result(void **state)
 {
 	static const char ours[] = " Per op         Count    AvgLat    MaxLat\n"
@@ -646,6 +647,23 @@ static void test_not_a_result(void **state)
 		 "run: %s",
 		 ours, figs);
 	expect(render(r, NULL), want);
+	/* a checkpoint: of the measured phase, of the warmup, of nothing */
+	r->status = RESULT_RUNNING;
+	r->signal = 0;
+	snprintf(want, sizeof(want),
+		 "\nCheckpoint of a run still running or killed, after 7.1 s "
+		 "of measurement: partial results\n\n%sPartial figures of an "
+		 "unfinished run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->measured_s = 0;
+	snprintf(want, sizeof(want),
+		 "\nCheckpoint of a run still running or killed, during the "
+		 "warmup: the figures below are of the warmup\n\n%sPartial "
+		 "figures of an unfinished run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->measured_s = 7.06;
 	r->status = RESULT_OK;
 	r->cfg.machine = false;
 	f = open_memstream(&buf, &len);
