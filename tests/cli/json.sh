@@ -31,7 +31,7 @@ for args in "-t 3 --warmup 1" "-t 2 --warmup 0 --per-client-results -s -S" \
 done
 
 note "the JSON document"
-expect_rc 0 "$DBNG" -t 3 --warmup 1 --json "$TMP/r.json" -D "$D" 2 >"$TMP/live3"
+expect_rc 0 "$DBNG" -t 3 --warmup 1 -c builtin:netbench --json "$TMP/r.json" -D "$D" 2 >"$TMP/live3"
 j=$TMP/r.json
 grep -q '"format_version": 1' "$j" || fail "no format_version"
 for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
