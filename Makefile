@@ -127,6 +127,7 @@ UT_LAYER_frame       := server
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
+UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
 PROBE_LAYER_htmlprobe  := report
 PROBE_LAYER_dblogprobe := results

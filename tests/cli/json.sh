@@ -51,6 +51,8 @@ grep -q '"backend_options": "no-openat2"' "$TMP/o.json" ||
 echo "ok: the backend's version and -o options are recorded"
 sha=$(sha256sum "$ROOT/loadfiles/netbench.load" | cut -d' ' -f1)
 grep -q "\"sha256\": \"$sha\"" "$j" || fail "loadfile sha256 is not $sha"
+[ "$(jq -r '.environment.loadfiles[0].kind' "$j")" = builtin ] ||
+	fail "loadfile kind: $(jq -c .environment.loadfiles "$j")"
 [ "$(stat -c %a "$j")" = "$(printf '%o' $((0666 & ~$(umask))))" ] ||
 	fail "mode $(stat -c %a "$j") ignores the umask"
 ls "$TMP"/r.json.tmp.* 2>/dev/null && fail "temporary file left behind"
