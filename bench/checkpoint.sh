@@ -77,7 +77,7 @@ for r in $(seq "$ROUNDS"); do
 	for mode in json plain; do
 		args=()
 		[ $mode = json ] && args=(--json "$work/r.json")
-		start_timed "$work/$mode.$r" "$work/time" "$DBENCH_NG" -t "$SECS" \
+		start_timed "$work/$mode.$r" "$work/time" "$DBENCH_NG" -c builtin:netbench -t "$SECS" \
 			--warmup 2 -D "$d" "${args[@]}" "$CLIENTS"
 		wait "$job" || { cat "$work/$mode.$r"; exit 1; }
 		job=
