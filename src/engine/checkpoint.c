@@ -44,7 +44,7 @@ struct checkpoint {
 	pthread_cond_t cond;
 	bool fresh; /* an offer not rendered yet */
 	bool quit;
-	struct result *view;
+	struct result *view;  /* its points: view->points_cap of them */
 	uint32_t seen_n;      /* points of the series at the last offer */
 	double seen_interval; /* and its resolution */
 
@@ -164,11 +164,8 @@ struct checkpoint *ckpt_start(const char *path, const struct result *desc)
 	if (ck) {
 		ck->path = strdup(path);
 		ck->view = calloc(1, sizeof(*ck->view));
-		if (ck->view)
-			ck->view->points = calloc(RESULT_MAX_POINTS,
-						  sizeof(*ck->view->points));
 	}
-	if (!ck || !ck->path || !ck->view || !ck->view->points) {
+	if (!ck || !ck->path || !ck->view) {
 		fprintf(stderr,
 			"dbench-ng: out of memory for the checkpoints "
 			"of --json %s: the run goes on without them\n",
@@ -197,8 +194,6 @@ struct checkpoint *ckpt_start(const char *path, const struct result *desc)
 	pthread_mutex_destroy(&ck->lock);
 fail:
 	if (ck) {
-		if (ck->view)
-			free(ck->view->points);
 		free(ck->view);
 		free(ck->path);
 		free(ck);
@@ -211,10 +206,11 @@ fail:
  * that changed since the last offer (the last one may have taken a new
  * one in; all of them when the resolution halved), the statistics at the
  * last point, the summary so far and the stalls (unless the watchdog is
- * in a poll: then those of the last offer).
+ * in a poll: then those of the last offer).  -1 when out of memory (the
+ * stage as it was).
  */
-static void stage(struct checkpoint *ck, const struct ticks *t,
-		  struct watchdog *wd, uint64_t now)
+static int stage(struct checkpoint *ck, const struct ticks *t,
+		 struct watchdog *wd, uint64_t now)
 {
 	const struct result *src = t->coord ? t->run : t->res;
 	const struct stats *st = t->coord ? t->gcum : t->cum_prev;
@@ -226,6 +222,15 @@ static void stage(struct checkpoint *ck, const struct ticks *t,
 	uint32_t from = 0;
 	uint64_t bytes = 0;
 
+	if (src->npoints > v->points_cap) { /* as the series' own grows */
+		struct result_point *np =
+			realloc(v->points, src->points_cap * sizeof(*np));
+
+		if (!np)
+			return -1;
+		v->points = np;
+		v->points_cap = src->points_cap;
+	}
 	if (ck->seen_n && src->interval_s == ck->seen_interval &&
 	    src->npoints >= ck->seen_n)
 		from = ck->seen_n - 1;
@@ -259,6 +264,7 @@ static void stage(struct checkpoint *ck, const struct ticks *t,
 	v->cfg.nprocs = t->coord ? t->coord->nprocs : t->cfg->nprocs;
 	if (wd)
 		watchdog_copy(wd, now, &v->stalls);
+	return 0;
 }
 
 void ckpt_offer(struct checkpoint *ck, const struct ticks *t,
@@ -275,7 +281,10 @@ void ckpt_offer(struct checkpoint *ck, const struct ticks *t,
 		return;
 	if (pthread_mutex_trylock(&ck->lock))
 		return; /* the thread renders the last one */
-	stage(ck, t, wd, now);
+	if (stage(ck, t, wd, now)) { /* out of memory: the last one stays */
+		pthread_mutex_unlock(&ck->lock);
+		return;
+	}
 	ck->fresh = true;
 	pthread_cond_signal(&ck->cond);
 	pthread_mutex_unlock(&ck->lock);

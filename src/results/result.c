@@ -237,10 +237,20 @@ static void merge_points(struct result_point *a, const struct result_point *b)
 
 int result_add_point(struct result *r, const struct result_point *p)
 {
-	if (!r->points) {
-		r->points = calloc(RESULT_MAX_POINTS, sizeof(*r->points));
-		if (!r->points)
+	/* room for one more, the array doubling as the series grows: a
+	 * short run does not take (and calloc zero) the whole bound of the
+	 * series, a megabyte of memory per thousand points */
+	if (r->npoints == r->points_cap && r->points_cap < RESULT_MAX_POINTS) {
+		uint32_t cap = r->points_cap ? 2 * r->points_cap : 64;
+		struct result_point *np;
+
+		if (cap > RESULT_MAX_POINTS)
+			cap = RESULT_MAX_POINTS;
+		np = realloc(r->points, cap * sizeof(*np));
+		if (!np)
 			return -1;
+		r->points = np;
+		r->points_cap = cap;
 	}
 	if (r->npoints == RESULT_MAX_POINTS) {
 		/* full: halve the resolution, merging neighbours */

@@ -366,6 +366,8 @@ struct result {
 	 * neighbours are merged and the interval doubles */
 	double interval_s;
 	uint32_t npoints;
+	uint32_t points_cap;	/* allocated: grows by doubling, up to
+				   RESULT_MAX_POINTS */
 	struct result_point *points;
 };
 
