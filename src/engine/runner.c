@@ -617,9 +617,11 @@ static int coord_end(struct runner *r, int rc)
 		bytes += own->op[o].bytes;
 	if (own->measured_s > 0)
 		own->throughput = 1e-6 * (double)bytes / own->measured_s;
+	/* of the execute points, or of the warmup's for a run stopped in
+	 * it (its figures are the warmup's: ticks_fill) */
 	own->max_latency_ms = 0;
 	for (uint32_t i = 0; i < own->npoints; i++) {
-		if (!own->points[i].warmup &&
+		if (own->points[i].warmup == !(own->measured_s > 0) &&
 		    own->points[i].latency_ms > own->max_latency_ms)
 			own->max_latency_ms = own->points[i].latency_ms;
 	}
