@@ -1008,6 +1008,12 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			"dbench-ng: cannot allocate memory for %d "
 			"clients: %s\n",
 			cfg->nclients, strerror(errno));
+		/* no client ran: undo what init made (DIR/clients); the
+		 * result (of --json) says it failed, as for a failed fork */
+		if (b->orphaned)
+			b->orphaned(run);
+		res->status = RESULT_FAILED;
+		add_error(res, "cannot allocate memory for the clients");
 		goto out;
 	}
 	r.kids0_ns = disturb_children_ns();

@@ -26,7 +26,7 @@
 #include "mpi_tag.h"
 #include "report_text.h"
 #include "result.h"
-#include "stdfds.h"
+#include "start.h"
 #include "stopsig.h"
 
 /* Take "--rank-json PATTERN" (or "--rank-json=PATTERN") out of @argv,
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
 
 	/* before anything is opened: a closed stdout must not become
 	 * the result file */
-	if (stdfds_open())
+	if (start_process())
 		return 3;
 	/* the signals that stop a run, and SIGCHLD, go to the runner's
 	 * signalfd: blocked before MPI starts its threads, which must not

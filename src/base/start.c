@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * stdfds.c - standard input, output and error open before anything else
- * is: a program started with one of them closed (`cmd >&-`) would get
- * that number for the first file it opens, and then print into it.
+ * start.c - what a program inherits, made safe before it opens anything
+ * (start.h): standard input, output and error open (a program started
+ * with one of them closed would get that number for the first file it
+ * opens, and then print into it), SIGXFSZ ignored.
  */
-#include "stdfds.h"
+#include "start.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
-int stdfds_open(void)
+int start_process(void)
 {
+	signal(SIGXFSZ, SIG_IGN);
 	for (int fd = 0; fd <= 2; fd++) {
 		int n;
 
