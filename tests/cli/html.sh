@@ -141,26 +141,6 @@ check_page() {
 	echo "ok: $(basename "$f"): $want plots, well-formed, self-contained"
 }
 
-# chromium_run OUT ARGS...: headless Chromium, time-boxed, its stderr in
-# $TMP/chr.err; in a session of its own, killed by id on every exit path
-chromium_run() {
-	local out=$1 pid rc
-	shift
-	setsid timeout -k 5 60 "$CHROMIUM" --headless --no-sandbox \
-		--disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$TMP/chr" \
-		--enable-logging=stderr --v=0 "$@" >"$out" 2>"$TMP/chr.err" &
-	pid=$!
-	at_exit "kill -KILL -- -$pid"
-	wait $pid
-	rc=$?
-	kill -KILL -- -$pid 2>/dev/null
-	[ $rc = 0 ] || fail "chromium exit $rc: $(tail -5 "$TMP/chr.err")"
-	! grep -E 'Uncaught|ERROR:.*CONSOLE|CONSOLE.*[Ee]rror' "$TMP/chr.err" ||
-		fail "the page logged errors in Chromium"
-}
-
 # render FILE MINCOLOURED: screenshot and DOM of FILE; the plots must be
 # in the DOM with many vertices, and the picture must be colourful
 render() {

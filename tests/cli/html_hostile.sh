@@ -36,26 +36,6 @@ expect_rc 0 "$DBNG" report "$TMP/h.json" --html "$TMP/h.html" >/dev/null
 } >"$TMP/h.log"
 expect_rc 0 "$DBNG" report "$TMP/h.log" --html "$TMP/l.html" >/dev/null
 
-# chromium_dom HTML DOM: the DOM of HTML after Chromium ran it; in a
-# session of its own, killed by id on every exit path (the title a
-# script would set shows in the DOM: "PWNED")
-chromium_dom() {
-	local pid rc
-	setsid timeout -k 5 60 "$CHROMIUM" --headless --no-sandbox \
-		--disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$TMP/chr" \
-		--virtual-time-budget=3000 --enable-logging=stderr --v=0 \
-		--dump-dom "file://$1" >"$2" 2>"$TMP/chr.err" &
-	pid=$!
-	at_exit "kill -KILL -- -$pid"
-	wait $pid
-	rc=$?
-	kill -KILL -- -$pid 2>/dev/null
-	[ $rc = 0 ] || fail "chromium exit $rc: $(tail -5 "$TMP/chr.err")"
-	[ -s "$2" ] || fail "no DOM of $1"
-}
-
 for f in h l; do
 	note "$f.html"
 	grep -q '<meta http-equiv="Content-Security-Policy" content="default-src '\''none'\''; style-src '\''unsafe-inline'\''"/>' \
@@ -65,7 +45,9 @@ for f in h l; do
 	fi
 	n=$(grep -o 'PW&quot;,&quot;NED' "$TMP/$f.html" | wc -l)
 	[ "$n" -ge 3 ] || fail "$f.html: the markup is not there, escaped ($n)"
-	chromium_dom "$TMP/$f.html" "$TMP/$f.dom"
+	# the title a script would set shows in the DOM ("PWNED")
+	chromium_run "$TMP/$f.dom" --virtual-time-budget=3000 --dump-dom "file://$TMP/$f.html"
+	[ -s "$TMP/$f.dom" ] || fail "no DOM of $f.html"
 	python3 - "$TMP/$f.dom" <<'PY' || fail "$f.html: the markup became the page's"
 import html.parser, sys
 dom = open(sys.argv[1], encoding="utf-8").read()

@@ -80,33 +80,29 @@ wait_until 20 test ! -e "$TMP/d/clients" || fail "DIR/clients left: $(ls -R "$TM
 echo "ok: the parent died of it, its clients and their trees went"
 
 note "4. while the report is printed to a pipe nobody reads"
-# 400 clients' tables: more than a pipe holds
 mkfifo "$TMP/fifo"
-"$DBNG" -B null -t 1 --warmup 0 --per-client-results 400 >"$TMP/fifo" 2>"$TMP/e" &
-BG=$!
-at_exit "kill -KILL $BG"
-exec {rd}<"$TMP/fifo"
-# read until the clean-up is over (the run has ended), then read nothing
-while IFS= read -r -u "$rd" l; do
-	case $l in "   0  cleanup "*) break ;; esac
-done
-kill -TERM "$BG"
-wait_for "$TMP/e" "interrupted \(signal 15, Terminated\) after the run: finishing its report"
+# stuck_report: a run whose report (400 clients' tables: more than a pipe
+# holds) goes to $TMP/fifo, read on $rd until the clean-up is over (the
+# run has ended), then not at all; then a SIGTERM, said
+stuck_report() {
+	"$DBNG" -B null -t 1 --warmup 0 --per-client-results 400 >"$TMP/fifo" 2>"$TMP/e" &
+	BG=$!
+	at_exit "kill -KILL $BG"
+	exec {rd}<"$TMP/fifo"
+	while IFS= read -r -u "$rd" l; do
+		case $l in "   0  cleanup "*) break ;; esac
+	done
+	kill -TERM "$BG"
+	wait_for "$TMP/e" "interrupted \(signal 15, Terminated\) after the run: finishing its report"
+}
+stuck_report
 kill -0 "$BG" || fail "it ended while the report waited"
 cat <&"$rd" >"$TMP/rest"
 exec {rd}<&-
 bg_rc 143
 tail -1 "$TMP/rest" | grep -q "^Throughput " || fail "the report was cut: $(tail -2 "$TMP/rest")"
 echo "ok: said, the report finished, exit 143"
-"$DBNG" -B null -t 1 --warmup 0 --per-client-results 400 >"$TMP/fifo" 2>"$TMP/e" &
-BG=$!
-at_exit "kill -KILL $BG"
-exec {rd}<"$TMP/fifo"
-while IFS= read -r -u "$rd" l; do
-	case $l in "   0  cleanup "*) break ;; esac
-done
-kill -TERM "$BG"
-wait_for "$TMP/e" "after the run: finishing"
+stuck_report
 kill -TERM "$BG"
 bg_rc 143
 grep -q "signal 15 (Terminated) again: the report and the JSON result abandoned" "$TMP/e" ||

@@ -22,36 +22,13 @@ kib() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
 
 cat >"$TMP/c.py" <<'PY'
 import resource, socket, struct, sys, time
+from tbench_peer import dropped, exchange, recvall
+import tbench_peer
 resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))
 step = sys.argv[1]
 
 def conn():
-    c = socket.create_connection(("127.0.0.1", 7003))
-    c.settimeout(60)
-    return c
-
-def recvall(c, n):
-    b = b""
-    while len(b) < n:
-        x = c.recv(min(n - len(b), 1 << 20))
-        if not x:
-            raise EOFError("closed after %d of %d bytes" % (len(b), n))
-        b += x
-    return b
-
-def exchange(c, s, r):
-    c.sendall(struct.pack(">II", s - 4, r - 4) + bytes(s - 8))
-    h = recvall(c, 4)
-    assert struct.unpack(">I", h)[0] == r - 4, h
-    recvall(c, r - 4)
-
-def dropped(c, what):
-    try:
-        x = c.recv(1)
-    except ConnectionResetError:
-        x = b""
-    assert x == b"", "%s: not closed: %r" % (what, x)
-    print("ok: dropped:", what)
+    return tbench_peer.conn(timeout=60)
 
 def wait_line():
     # the shell says when it has looked at the server
@@ -110,7 +87,7 @@ PY
 step() {
 	srv_start "$1" 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --threads 2 "${@:2}"
 	RSS0=$(kib "$SRV" VmRSS)
-	coproc PY { python3 "$TMP/c.py" "$1" 2>&1; }
+	coproc PY { PYTHONPATH=$ROOT/tests python3 "$TMP/c.py" "$1" 2>&1; }
 	at_exit "kill -KILL $PY_PID"
 }
 # line WANT: the next line of the step must start with WANT

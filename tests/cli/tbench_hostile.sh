@@ -21,19 +21,9 @@ command -v python3 >/dev/null || skip "python3 not installed"
 
 cat >"$TMP/srv.py" <<'PY'
 import socket, struct, sys, time
+from tbench_peer import listen, request
 mode = sys.argv[1]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", 7003))
-s.listen(64)
-def recvall(c, n):
-    b = b""
-    while len(b) < n:
-        x = c.recv(n - len(b))
-        if not x:
-            return None
-        b += x
-    return b
+s = listen()
 keep = []
 while True:
     c, _ = s.accept()
@@ -46,11 +36,9 @@ while True:
     n = 0
     try:
         while True:
-            h = recvall(c, 4)
-            if h is None:
+            m = request(c)
+            if m is None:
                 break
-            body = recvall(c, struct.unpack(">I", h)[0])
-            m = struct.unpack(">I", body[:4])[0]
             n += 1
             r = struct.pack(">I", m) + bytes(m)
             if n > 1 and mode == "silent":
@@ -81,22 +69,15 @@ head -400 "$ROOT/loadfiles/netbench.load" >"$TMP/small.load"
 printf '%s\n' 'NTCreateX "\clients\client1\big" 0x0 0x2 1 NT_STATUS_OK' \
 	'WriteX 1 0 16000000 16000000 NT_STATUS_OK' 'Close 1 NT_STATUS_OK' >"$TMP/big.load"
 
-no_procs() {
-	wait_until 10 eval '[ -z "$(netns_procs dbench-ng)" ]' ||
-		fail "dbench-ng processes left: $(netns_procs dbench-ng)"
-}
-failed() {
-	grep -q "^Run failed \(after [0-9.]* s of measurement\|during the warmup\): " "$1" ||
-		fail "no 'Run failed' marker: $(cat "$1")"
-	tail -1 "$1" | grep -q "^Partial figures of a failed run: " || fail "last line: $(tail -1 "$1")"
-}
+no_procs() { netns_gone dbench-ng; }
+failed() { failed_run "$1"; }
 W="the server at 127.0.0.1 port 7003"
 
 # against MODE WANT_RC STDERR_ERE [LOADFILE]: a 3 s run against the
 # server of MODE
 against() {
 	note "$1"
-	srv_start "$1" 7003 python3 "$TMP/srv.py" "$1" 2>/dev/null
+	srv_start "$1" 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/srv.py" "$1" 2>/dev/null
 	expect_rc "$2" "$DBNG" tbench -t 3 --warmup 0 -c "${4:-$TMP/small.load}" 1 127.0.0.1 \
 		>"$TMP/o.$1" 2>"$TMP/e.$1"
 	grep -Eq "$3" "$TMP/e.$1" || fail "$1: stderr: $(cat "$TMP/e.$1")"
@@ -117,7 +98,7 @@ against rst 1 "^dbench-ng: client 0 at $TMP/small.load:[0-9]+: [A-Za-z]+: $W clo
 failed "$TMP/o.rst"
 
 note "drip"
-srv_start drip 7003 python3 "$TMP/srv.py" drip
+srv_start drip 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/srv.py" drip
 expect_rc 0 "$DBNG" tbench -t 3 --warmup 0 -c "$TMP/small.load" 1 127.0.0.1 >"$TMP/o.drip" 2>"$TMP/e.drip"
 tail -1 "$TMP/o.drip" | grep -q "^Throughput " || fail "drip: $(tail -3 "$TMP/o.drip")"
 [ ! -s "$TMP/e.drip" ] || fail "drip: $(cat "$TMP/e.drip")"
@@ -129,7 +110,7 @@ echo "ok: $(tail -1 "$TMP/o.drip")"
 # MODE holds its client; two signals end it
 stuck() {
 	note "$1"
-	srv_start "$1" 7003 python3 "$TMP/srv.py" "$1" 2>/dev/null
+	srv_start "$1" 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/srv.py" "$1" 2>/dev/null
 	"$DBNG" tbench -t 2 --warmup 0 -c "$2" --json "$TMP/$1.json" 1 127.0.0.1 \
 		>"$TMP/o.$1" 2>"$TMP/e.$1" &
 	pid=$!
