@@ -27,8 +27,10 @@ int start_process(void)
 		if (n != fd) {
 			if (n >= 0)
 				close(n);
-			fprintf(stderr, "dbench-ng: cannot open /dev/null for "
-				"the closed descriptor %d: %m\n", fd);
+			fprintf(stderr,
+				"dbench-ng: cannot open /dev/null for "
+				"the closed descriptor %d: %m\n",
+				fd);
 			return -1;
 		}
 	}

@@ -22,8 +22,7 @@
 static bool invisible_mover(uint32_t cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 size_t str_printable(const unsigned char *p, size_t n)

@@ -38,8 +38,10 @@ static void remove_tmp(struct after_run *a)
 	clock_gettime(CLOCK_REALTIME, &t);
 	t.tv_sec += 1;
 	if (pthread_timedjoin_np(tid, NULL, &t))
-		fprintf(stderr, "dbench-ng: %s is left: its filesystem does "
-			"not answer\n", a->tmp);
+		fprintf(stderr,
+			"dbench-ng: %s is left: its filesystem does "
+			"not answer\n",
+			a->tmp);
 }
 
 static void *watch(void *arg)
@@ -65,8 +67,9 @@ static void *watch(void *arg)
 				"dbench-ng: %s (signal %d, %s) after the run: "
 				"finishing its report and result first (a "
 				"second signal abandons them)\n",
-				a->sig == SIGPIPE ? "the output is a closed pipe"
-						  : "interrupted",
+				a->sig == SIGPIPE
+					? "the output is a closed pipe"
+					: "interrupted",
 				a->sig, strsignal(a->sig));
 			continue;
 		}

@@ -63,7 +63,8 @@ static const struct cli_field cli[CFG_NR] = {
 	/* a rate in MB/s times 1e6 must stay a finite, normal double */
 	[CFG_target_rate] = {.why = "is not a rate in MB/s (0 for none, or "
 				    "a number from 1e-300 to 1e300)",
-			     .dmin = 1e-300, .dmax = 1e300},
+			     .dmin = 1e-300,
+			     .dmax = 1e300},
 	[CFG_stall_ms] = {.def = 100, .min = 0, .max = 3600000},
 	[CFG_runs] = {.def = 1, .min = 1, .max = 1000},
 };
@@ -397,11 +398,12 @@ static int set_field(struct config *cfg, int i, char *val)
 	case CF_INT:
 		return parse_long(fi->opt, val, cli[i].min, cli[i].max, v);
 	case CF_DBL: {
-		double *d = v;
-
 		/* no nan, inf, overflow, denormal or -0 (NUM_NORMAL) */
-		if (num_f64(val, NUM_NORMAL | NUM_NO_MINUS, d, NULL) != NUM_OK ||
-		    (*d != 0 && (*d < cli[i].dmin || *d > cli[i].dmax)))
+		unsigned int fl = NUM_NORMAL | NUM_NO_MINUS;
+		enum num_err e = num_f64(val, fl, v, NULL);
+		double d = *(double *)v;
+
+		if (e != NUM_OK || (d && (d < cli[i].dmin || d > cli[i].dmax)))
 			return bad_value(fi->opt, val, cli[i].why);
 		return 0;
 	}

@@ -60,7 +60,8 @@ struct conn {
 	uint64_t out_len;   /* the whole reply, its length word with it */
 	bool waiting;	    /* a reply waits for room (EPOLLOUT) */
 	uint8_t *pend;	    /* read after that request, not framed */
-	uint32_t npend, pcap; /* its bytes, and its size */
+	uint32_t npend;	    /* its bytes */
+	uint32_t pcap;	    /* its size */
 	char peer[INET6_ADDRSTRLEN + 8];
 };
 
@@ -279,8 +280,8 @@ static const char *frame_error(enum frame_ev e)
 static int keep(struct worker *w, struct conn *c, size_t n)
 {
 	uint64_t more = n - c->pcap;
-	uint64_t total = __atomic_add_fetch(&w->srv->pending, more,
-					    __ATOMIC_RELAXED);
+	uint64_t total =
+		__atomic_add_fetch(&w->srv->pending, more, __ATOMIC_RELAXED);
 	uint8_t *np;
 
 	if (total > SRV_PEND_MAX) {
