@@ -85,13 +85,14 @@ one() {
 	local f=$1 r c1 c2 c3 k
 	timeout 120 "$DBNG" report "$f" >out.r 2>err.r
 	r=$?
-	timeout 120 "$DBNG" compare base.json -- "$f" >out.c 2>err.c
+	timeout 120 "$DBNG" compare --mixed-workloads base.json -- "$f" >out.c 2>err.c
 	c1=$?
-	timeout 120 "$DBNG" compare base.log -- "$f" >/dev/null 2>&1
+	timeout 120 "$DBNG" compare --mixed-workloads base.log -- "$f" >/dev/null 2>&1
 	c2=$?
-	timeout 120 "$DBNG" compare "$f" "$f" "$f" -- "$f" "$f" base.json >/dev/null 2>&1
+	timeout 120 "$DBNG" compare --mixed-workloads "$f" "$f" "$f" -- "$f" "$f" base.json \
+		>/dev/null 2>&1
 	c3=$?
-	timeout 120 "$DBNG" check --baseline "$f" --min-runs 1 --max-runs 1 --busy-ok \
+	timeout 120 "$DBNG" check --baseline "$f" --min-runs 1 --max-runs 1 --busy-ok --mixed-workloads \
 		--no-keep -B null -t 1 --warmup 0 1 >out.k 2>/dev/null
 	k=$?
 	case $r in

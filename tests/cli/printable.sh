@@ -58,11 +58,18 @@ grep -q 'LockX: .*A\\x1B\[2J\\x1B\]0;title\\x07\\x0DB\\x9B\\xC2\\x9BC\\xC2\\x85\
 	fail "the reason of Not run is not shown escaped: $(cat -A "$TMP/out")"
 echo "ok: report (text and HTML)"
 sed "s/100 MB\/sec/90 MB\/sec/; s/load 'A/load 'ZA/" "$TMP/h.log" >"$TMP/h2.log"
-"$DBNG" compare "$TMP/h.log" -- "$TMP/h2.log" >"$TMP/out" 2>"$TMP/err"
+# other loadfiles: refused, naming both
+expect_rc 2 "$DBNG" compare "$TMP/h.log" -- "$TMP/h2.log" >"$TMP/out" 2>"$TMP/err"
+clean "compare of logs" "$TMP/out" "$TMP/err"
+grep -q "ran the loadfile A\\\\x1B\[2J\\\\x1B\]0;title" "$TMP/err" ||
+	fail "compare does not name the loadfile escaped: $(cat -A "$TMP/err")"
+"$DBNG" compare --mixed-workloads "$TMP/h.log" -- "$TMP/h2.log" >"$TMP/out" 2>"$TMP/err"
 clean "compare of logs" "$TMP/out" "$TMP/err"
 grep -q "^note: .*another loadfile .*(A\\\\x1B\[2J\\\\x1B\]0;title" "$TMP/out" ||
 	fail "compare does not name the loadfile escaped: $(cat -A "$TMP/out")"
-echo "ok: compare"
+"$DBNG" check --baseline "$TMP/h.log" -B null -t 1 1 >"$TMP/out" 2>"$TMP/err"
+clean "check of a log" "$TMP/out" "$TMP/err"
+echo "ok: compare and check"
 
 # the readers' messages quote the file
 sed "s/ NTCreateX  /$(printf ' NTCr\\x1b[2J\\xe2\\x80\\xaeX')/" "$TMP/h.log" >"$TMP/bad.log"
