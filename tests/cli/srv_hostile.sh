@@ -19,6 +19,10 @@ command -v python3 >/dev/null || skip "python3 not installed"
 
 # kib PID FIELD: a field of /proc/PID/status, in KiB
 kib() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
+# a sanitized build's allocator adds its own (redzones, a quarantine that
+# keeps what was freed): the figures are then reported, not checked
+SAN=
+ldd "$DBNG" 2>/dev/null | grep -q libasan && SAN=1
 
 cat >"$TMP/c.py" <<'PY'
 import resource, socket, struct, sys, time
@@ -103,7 +107,7 @@ end_step() {
 	line "ok: done"
 	wait "$PY_PID" 2>/dev/null
 	# its clients gone, the memory is given back
-	wait_until 30 eval '[ "$(kib "$SRV" VmRSS)" -lt $((RSS0 + 16384)) ]' ||
+	wait_until 30 eval '[ -n "$SAN" ] || [ "$(kib "$SRV" VmRSS)" -lt $((RSS0 + 16384)) ]' ||
 		fail "the server holds $(kib "$SRV" VmRSS) KiB after its clients left"
 	[ "$(ls "/proc/$SRV/task" | wc -l)" = 3 ] || fail "threads: $(ls "/proc/$SRV/task")"
 	[ -z "$(ps -o pid= --ppid "$SRV")" ] || fail "the server has children"
@@ -117,7 +121,7 @@ step idle
 line "ok: 3000 idle connections"
 grow=$(($(kib "$SRV" VmRSS) - RSS0))
 echo "memory: +$grow KiB for 3000 connections"
-[ "$grow" -lt 4096 ] || fail "3000 idle connections took $grow KiB"
+[ -n "$SAN" ] || [ "$grow" -lt 4096 ] || fail "3000 idle connections took $grow KiB"
 echo >&"${PY[1]}"
 end_step idle
 
@@ -150,7 +154,7 @@ line "ok: 2000 clients that do not read"
 peak=$(($(kib "$SRV" VmHWM) - RSS0))
 echo "peak memory: +$peak KiB for 2000 such clients"
 # 64 MiB kept at most, and the threads' buffers
-[ "$peak" -lt $((80 * 1024)) ] || fail "the server grew by $peak KiB"
+[ -n "$SAN" ] || [ "$peak" -lt $((80 * 1024)) ] || fail "the server grew by $peak KiB"
 echo >&"${PY[1]}"
 end_step lazy
 grep -q "sent [0-9]* bytes more while its replies wait, past the 64 MiB the server keeps for all such clients: connection dropped" \
