@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "after_run.h"
 #include "backend.h"
 #include "registry.h"
 #include "builtin.h"
@@ -357,9 +358,10 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
 	struct checkpoint *ck = NULL;
+	struct after_run after;
 	char err[1024];
 	bool measured;
-	int st;
+	int st, sig;
 
 	*out = NULL;
 	/* run_start() began run 1's file; a run made again (check makes a
@@ -398,6 +400,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		ck = ckpt_start(rc->json_path, res);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
 			&rc->be_run, rc->coord, ck, res, &measured);
+	/* a signal from here is said and ends the program once the
+	 * report and the JSON are done (a second: at once) */
+	after_run_begin(&after, st, cfg->json ? &rc->json : NULL);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,
@@ -409,6 +414,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
 	ckpt_free(ck);
+	sig = after_run_end(&after);
+	if (sig && !st)
+		st = 128 + sig;
 	*out = res;
 	return st;
 }
