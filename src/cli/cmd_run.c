@@ -431,23 +431,6 @@ void run_teardown(struct run_ctx *rc)
 	rc->be_opts = NULL;
 }
 
-/* DBNG_TEST_RSS set (tests/cli/runs_memory.sh): the parent's resident
- * memory after run @run, on stderr, so that a test sees whether --runs
- * grows it run after run */
-static void say_rss(int run)
-{
-	char line[256];
-	FILE *f;
-
-	if (!getenv("DBNG_TEST_RSS") || !(f = fopen("/proc/self/status", "r")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "VmRSS:", 6))
-			fprintf(stderr, "dbench-ng: after run %d: %s", run, line);
-	}
-	fclose(f);
-}
-
 int run_main(int argc, char **argv)
 {
 	static struct run_ctx rc;
@@ -477,7 +460,6 @@ int run_main(int argc, char **argv)
 		if (res && rc.cfg.runs > 1 && res->status == RESULT_OK)
 			report_spread_take(&runs[nruns++], res);
 		result_free(res);
-		say_rss(run);
 	}
 	/* the one result of --runs, when every run gave one */
 	if (nruns > 1 && nruns == rc.cfg.runs && !st) {
