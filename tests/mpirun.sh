@@ -26,8 +26,10 @@
 #                        printed and wrote (JSON) partial results of every
 #                        rank, marked interrupted by mpirun's SIGTERM
 #   mpi_checkpoint JSON  the JSON is a checkpoint of the run (status
-#                        running): what rank 0 left when mpirun's SIGKILL
-#                        came before its final write
+#                        running, the time it covers, when it was taken):
+#                        what rank 0 left when mpirun's SIGKILL came
+#                        before its final write, or rank 0 was killed;
+#                        report and compare say it is partial
 #   mpi_partial OUT JSON after a rank was killed, with mpirun's second
 #                        between its SIGTERM and its SIGKILL: the JSON is
 #                        rank 0's final partial result (mpi_interrupted)
@@ -108,9 +110,21 @@ assert d["covers_s"] > 0 and d["summary"]["measured_s"] > 0, d["summary"]
 assert d["summary"]["clients"] == 8, d["summary"]["clients"]
 assert sum(o["count"] for o in d["ops"]) > 0, "no op counted"
 assert d["time_series"]["points"][-1]["t"] == d["covers_s"]
-print("ok: a checkpoint of every rank's figures up to %.1f s, %d ops"
-      % (d["covers_s"], sum(o["count"] for o in d["ops"])))
+# ISO 8601 UTC: as the start time's, same length, in order
+assert len(d["checkpoint_time"]) == len(d["start_time"]), d["checkpoint_time"]
+assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
+print("ok: a checkpoint of every rank's figures up to %.1f s (%s), %d ops"
+      % (d["covers_s"], d["checkpoint_time"],
+         sum(o["count"] for o in d["ops"])))
 PY
+	# the readers say what it is
+	"$DBNG" report "$1" >"$TMP/ckrep" 2>&1 ||
+		fail "report of the checkpoint: $(cat "$TMP/ckrep")"
+	grep -q '^Checkpoint of a run still running or killed, after ' "$TMP/ckrep" ||
+		fail "report does not call the checkpoint partial: $(head -3 "$TMP/ckrep")"
+	"$DBNG" compare "$1" -- "$1" >"$TMP/ckrep" 2>&1
+	grep -q 'is a checkpoint of a run that had not ended (still running, or killed): partial figures' "$TMP/ckrep" ||
+		fail "compare does not note the checkpoint: $(cat "$TMP/ckrep")"
 }
 
 mpi_partial() {

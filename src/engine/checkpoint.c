@@ -47,6 +47,7 @@ struct checkpoint {
 	struct result *view;  /* its points: view->points_cap of them */
 	uint32_t seen_n;      /* points of the series at the last offer */
 	double seen_interval; /* and its resolution */
+	char when[32];	      /* and its wall-clock time, ISO 8601 UTC */
 
 	/* held across a rename; stopped: no more renames */
 	pthread_mutex_t commit;
@@ -127,6 +128,13 @@ static void *ckpt_main(void *arg)
 		ck->fresh = false;
 		t0 = thread_cpu_ns();
 		doc = result_json_doc(ck->view, ck->path);
+		/* when it was taken: how far the run got, on the wall clock */
+		if (doc && json_object_set_new(doc, "checkpoint_time",
+					       ck->when[0] ? json_string(ck->when)
+							   : json_null())) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		pthread_mutex_unlock(&ck->lock);
 		if (doc)
 			write_doc(ck, doc);
@@ -221,6 +229,8 @@ static int stage(struct checkpoint *ck, const struct ticks *t,
 	struct result *v = ck->view;
 	uint32_t from = 0;
 	uint64_t bytes = 0;
+	time_t wall = time(NULL);
+	struct tm tm;
 
 	if (src->npoints > v->points_cap) { /* as the series' own grows */
 		struct result_point *np =
@@ -264,6 +274,9 @@ static int stage(struct checkpoint *ck, const struct ticks *t,
 	v->cfg.nprocs = t->coord ? t->coord->nprocs : t->cfg->nprocs;
 	if (wd)
 		watchdog_copy(wd, now, &v->stalls);
+	if (!gmtime_r(&wall, &tm) ||
+	    !strftime(ck->when, sizeof(ck->when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		ck->when[0] = '\0';
 	return 0;
 }
 

@@ -274,6 +274,7 @@ for d in a, b:
     assert d["config"]["json"].endswith("/ck.json"), d["config"]["json"]
     assert d["environment"]["kernel"], "no environment"
     assert d["clients"] == [], "clients in a checkpoint"
+    assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
 # the first, in the warmup: its ops are the warmup's; the second covers
 # more and its ops are of the measured phase, as many as its points say
 assert a["summary"]["measured_s"] == 0 and a["covers_s"] < b["covers_s"]
@@ -299,7 +300,8 @@ grep -q 'class="banner st-running">A checkpoint' "$TMP/ck.html" ||
 wait $pid || fail "the run failed: $(cat "$TMP/out")"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-sys.exit(0 if d["status"] == "ok" and "covers_s" not in d else d["status"])' \
+sys.exit(0 if d["status"] == "ok" and "covers_s" not in d and
+         "checkpoint_time" not in d else d["status"])' \
 	"$TMP/ck.json" || fail "the final write did not replace the checkpoint"
 ls "$TMP" | grep -q 'ck\.json\.' && fail "a temporary file left: $(ls "$TMP")"
 "$DBNG" compare "$TMP/ck.json" -- "$TMP/ck2.json" >"$TMP/cmp" 2>&1

@@ -16,7 +16,9 @@
 #     prints and writes partial results (or, if mpirun's SIGKILL comes
 #     first, its JSON is its last checkpoint), nothing is left behind;
 #     the same with rank 0 frozen (a freezer cgroup) until mpirun has
-#     sent it its SIGKILL: its last checkpoint is the JSON
+#     sent it its SIGKILL: its last checkpoint is the JSON; and rank 0
+#     itself killed with SIGKILL: its last checkpoint, which report and
+#     compare call partial
 #   - a usage error is said once (not by every rank), exit 2
 # After each: no process of the run left, DIR/clients gone (after the
 # kill: no client tree left in it).
@@ -197,13 +199,13 @@ killed_or_gone() {
 		grep -Eq '^ShdPnd:[[:space:]]*[0-9a-f]*[13579bdf][0-9a-f]{2}$' "/proc/$1/status"
 }
 
-# kill_job [FREEZE0]: a run of 60 s in the background whose rank 2 is
-# killed (SIGKILL) once rank 0 has written a checkpoint; with FREEZE0
-# rank 0 is frozen first, and thawed once mpirun has sent it its SIGKILL.
-# mpirun's default settings: it sends SIGTERM to the other ranks and
-# SIGKILL about a second later
+# kill_job RANK [FREEZE0]: a run of 60 s in the background whose rank
+# RANK is killed (SIGKILL) once rank 0 has written a checkpoint; with
+# FREEZE0 rank 0 is frozen first, and thawed once mpirun has sent it its
+# SIGKILL.  mpirun's default settings: it sends SIGTERM to the other
+# ranks and SIGKILL about a second later
 kill_job() {
-	local r0=
+	local r0= victim=$1
 	rm -f "$T/kill.json"
 	: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 	unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
@@ -219,11 +221,11 @@ kill_job() {
 	# (30 s: half the run; before the checkpoints the file came at its end)
 	wait_until 30 test -e "$T/kill.json" || fail "no checkpoint after 30 s"
 	# the children of mpirun ($job: unshare and sh exec it)
-	if [ -n "${1:-}" ]; then
+	if [ -n "${2:-}" ]; then
 		r0=$(mpi_rank_pid "$job" 0) && freeze "$r0" ||
 			fail "cannot freeze rank 0"
 	fi
-	mpi_kill_rank "$job" 2
+	mpi_kill_rank "$job" "$victim"
 	if [ -n "$r0" ]; then
 		wait_until 60 killed_or_gone "$r0" ||
 			fail "mpirun sent rank 0 no SIGKILL: $(grep Pnd "/proc/$r0/status")"
@@ -239,7 +241,7 @@ note "rank 2 killed (SIGKILL) mid-run: rank 0 reports what it has"
 # rank 0 waits 300 ms for its clients, prints and writes its JSON (to the
 # tmpfs, whose flush costs nothing) in the second mpirun gives it; if it
 # cannot (a loaded machine), its last checkpoint is the JSON (docs/mpi.md)
-kill_job
+kill_job 2
 mpi_partial "$TMP/out" "$T/kill.json"
 echo "ok: mpirun exit $rc"
 
@@ -249,12 +251,23 @@ if [ -n "$FRZ" ]; then
 	# has come, as it comes for a rank 0 that needs more than that second
 	# to write (seen on a loaded machine: partial figures printed, no
 	# JSON file)
-	kill_job freeze0
+	kill_job 2 freeze0
 	mpi_checkpoint "$T/kill.json"
 	echo "ok: mpirun exit $rc"
 else
 	echo "(no freezer cgroup here: rank 0 too slow to write not tried)"
 fi
+
+note "rank 0 killed (SIGKILL) mid-run: its last checkpoint is the JSON"
+# nobody is left to write the run's result: the file rank 0 replaced at
+# its last checkpoint holds every rank's figures up to it
+kill_job 0
+grep -q "process rank 0 .* exited on signal 9" "$TMP/out" ||
+	fail "mpirun did not name the dead rank: $(tail "$TMP/out")"
+mpi_checkpoint "$T/kill.json"
+[ -z "$(find "$T" -maxdepth 1 -name 'kill.json.*')" ] ||
+	fail "a temporary file left: $(ls "$T")"
+echo "ok: mpirun exit $rc"
 
 note "ranks of other workloads (a host without dbench's client.txt): exit 2"
 # no -c: ranks 0 and 1 find no client.txt (the built-in workload), ranks 2

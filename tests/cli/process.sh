@@ -156,12 +156,19 @@ assert d["covers_s"] >= 1, d["covers_s"]
 assert d["summary"]["measured_s"] > 0, d["summary"]
 assert sum(o["count"] for o in d["ops"]) > 0, "no op counted"
 assert d["time_series"]["points"], "no series"
-print("ok: a checkpoint of %.1f s, %d ops" % (d["covers_s"], sum(o["count"] for o in d["ops"])))
+# how far it got on the wall clock: ISO 8601 UTC, as the start time
+assert len(d["checkpoint_time"]) == len(d["start_time"]), d["checkpoint_time"]
+assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
+print("ok: a checkpoint of %.1f s (%s), %d ops" % (d["covers_s"],
+      d["checkpoint_time"], sum(o["count"] for o in d["ops"])))
 PY
 expect_rc 0 "$DBNG" report "$TMP/pk.json" >"$TMP/rep"
 grep -q "^Checkpoint of a run still running or killed, after " "$TMP/rep" &&
 	tail -1 "$TMP/rep" | grep -q "^Partial figures of an unfinished run: .* 3 clients  3 procs" ||
 	fail "report does not say the checkpoint is partial: $(cat "$TMP/rep")"
+"$DBNG" compare "$TMP/pk.json" -- "$TMP/pk.json" >"$TMP/rep" 2>&1
+grep -q "pk.json) is a checkpoint of a run that had not ended (still running, or killed): partial figures" "$TMP/rep" ||
+	fail "compare does not note the checkpoint: $(cat "$TMP/rep")"
 [ -z "$(find "$TMP" -maxdepth 1 -name 'pk.json.tmp.*')" ] || fail "a temporary JSON left"
 [ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
 echo "ok: clients of a killed parent exited in $ms ms and cleaned up, its checkpoint left"
