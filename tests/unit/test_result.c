@@ -53,7 +53,15 @@ static void test_series_bounded(void **state)
 		want_lines += p.lines;
 		assert_int_equal(result_add_point(r, &p), 0);
 		assert_true(r->npoints <= RESULT_MAX_POINTS);
+		/* the array grows with the series, by doubling from 64 */
+		assert_true(r->npoints <= r->points_cap);
+		assert_true(r->points_cap <= RESULT_MAX_POINTS);
+		if (i < 64)
+			assert_int_equal(r->points_cap, 64);
+		else if (i < RESULT_MAX_POINTS)
+			assert_true(r->points_cap < 2 * r->npoints);
 	}
+	assert_int_equal(r->points_cap, RESULT_MAX_POINTS);
 	/* 3.03 x the capacity: the interval doubled twice */
 	assert_true(r->interval_s == 4.0);
 	for (uint32_t k = 0; k < r->npoints; k++) {
