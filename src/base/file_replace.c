@@ -135,22 +135,12 @@ static int name_unnamed(struct file_pending *p)
 	return -1;
 }
 
-int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
-		     char *err, size_t errlen)
+int file_replace_write(struct file_pending *p, file_emit_fn emit,
+		       const void *ctx, bool sync, char *err, size_t errlen)
 {
 	FILE *f;
 	int e;
 
-	if (!strcmp(p->path, "-")) {
-		errno = 0;
-		if (emit(stdout, ctx) || fflush(stdout)) {
-			snprintf(err, errlen,
-				 "%s -: cannot write to stdout: %s", p->opt,
-				 strerror(errno ? errno : EIO));
-			return -1;
-		}
-		return 0;
-	}
 	if (!p->tmp) {
 		snprintf(err, errlen, "%s %s: no temporary file", p->opt,
 			 p->path);
@@ -162,12 +152,32 @@ int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
 		goto fail;
 	}
 	errno = 0;
-	if (emit(f, ctx) || fflush(f) || fsync(fileno(f))) {
+	if (emit(f, ctx) || fflush(f) || (sync && fsync(fileno(f)))) {
 		e = errno ? errno : EIO;
 		fclose(f);
 		goto fail;
 	}
-	if (fclose(f) || (p->unnamed && name_unnamed(p))) {
+	if (fclose(f)) {
+		e = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	file_replace_abort(p);
+	snprintf(err, errlen, "%s %s: %s", p->opt, p->path, strerror(e));
+	return -1;
+}
+
+int file_replace_commit(struct file_pending *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (!p->tmp) {
+		snprintf(err, errlen, "%s %s: no temporary file", p->opt,
+			 p->path);
+		return -1;
+	}
+	if (p->unnamed && name_unnamed(p)) {
 		e = errno;
 		goto fail;
 	}
@@ -185,6 +195,24 @@ fail:
 	file_replace_abort(p);
 	snprintf(err, errlen, "%s %s: %s", p->opt, p->path, strerror(e));
 	return -1;
+}
+
+int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
+		     char *err, size_t errlen)
+{
+	if (!strcmp(p->path, "-")) {
+		errno = 0;
+		if (emit(stdout, ctx) || fflush(stdout)) {
+			snprintf(err, errlen,
+				 "%s -: cannot write to stdout: %s", p->opt,
+				 strerror(errno ? errno : EIO));
+			return -1;
+		}
+		return 0;
+	}
+	if (file_replace_write(p, emit, ctx, true, err, errlen))
+		return -1;
+	return file_replace_commit(p, err, errlen);
 }
 
 int file_replace(const char *path, const char *opt, file_emit_fn emit,

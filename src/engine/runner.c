@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "checkpoint.h"
 #include "client.h"
 #include "clock.h"
 #include "loadfile.h"
@@ -70,6 +71,7 @@ struct runner {
 	struct disturb_snap dsnap0;
 	struct watchdog *wd;
 	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
+	struct checkpoint *ck;	    /* the --json file's, or NULL */
 	FILE *out;		/* stdout, or stderr with --json - */
 
 	/* a run across hosts (coord.h; NULL: one host): this host's clients
@@ -841,6 +843,7 @@ static void coord_loop(struct runner *r)
 		/* ticks follow the phase start */
 		if (ticks_tick(t, now))
 			next = t->phase_start;
+		ckpt_offer(r->ck, t, r->wd, now);
 		if (!r->co->lost)
 			r->alive_all = t->alive;
 		if (cfg->show_exec_time)
@@ -932,6 +935,7 @@ static int run_phases(struct runner *r)
 			/* ticks follow the phase start */
 			if (ticks_tick(r->ticks, now))
 				next = r->ticks->phase_start;
+			ckpt_offer(r->ck, r->ticks, r->wd, now);
 			if (cfg->show_exec_time)
 				ticks_passes(r->ticks);
 			fflush(r->out);
@@ -973,7 +977,8 @@ static int run_phases(struct runner *r)
 
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct coord *co, struct result *res, bool *measured)
+	       struct coord *co, struct checkpoint *ck, struct result *res,
+	       bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
@@ -990,6 +995,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		.first = run->first_id,
 		.run_res = res,
 		.alive_all = 1,
+		.ck = ck,
 	};
 	bool *dirty = NULL, ok;
 	int rc = 3;
