@@ -22,7 +22,10 @@
 static bool others_may_write(const char *path, const struct stat *st,
 			     bool sticky_ok, char *err, size_t errlen)
 {
-	if (st->st_uid != geteuid() && st->st_uid != 0) {
+	/* in the run's own user namespace (mountns.c, a later run of
+	 * --runs) root's files show as the overflow uid */
+	if (st->st_uid != geteuid() && st->st_uid != 0 &&
+	    !(fileio_g.userns && st->st_uid == fileio_g.overflow_uid)) {
 		snprintf(err, errlen,
 			 "%s belongs to uid %u, who could plant a symlink in "
 			 "it",
@@ -241,6 +244,9 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 	/* DIR first: nothing is created in a DIR that is refused */
 	if (fileio_g.full && (rc = check_base(dir, err, errlen)))
 		return rc;
+	/* and into a namespace where DIR is nosymfollow: base_fd anew */
+	if (fileio_g.full && (rc = mountns_protect(run, err, errlen)))
+		return rc;
 	if (mkdirat(fileio_g.base_fd, "clients", 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s/clients: %s", dir,
 			 strerror(errno));
@@ -268,6 +274,8 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 			fileio_g.no_openat2 = true;
 	}
 	clients_id();
+	if (fileio_g.full && (rc = mountns_clients(run, err, errlen)))
+		return rc;
 	return check_tree(dir, err, errlen);
 }
 
