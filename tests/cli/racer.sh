@@ -109,7 +109,9 @@ Mkdir "\clients\client1" *
 Mkdir "\clients\client1\d" *
 Sleep 200 *
 X
-"$DBNG" -t 4 --warmup 0 -c "$TMP/sleep.load" -D "$D" 1 >"$TMP/out" 2>"$TMP/err" &
+# with --json: the result file, begun before the namespace, is written
+"$DBNG" -t 4 --warmup 0 -c "$TMP/sleep.load" -D "$D" --json "$TMP/ns.json" 1 \
+	>"$TMP/out" 2>"$TMP/err" &
 run=$!
 at_exit "kill $run"
 wait_for "$TMP/out" 'execute' 30
@@ -127,6 +129,12 @@ if [ -r /proc/$kids/ns/mnt ] && [ "$(id -u)" = 0 ]; then
 fi
 wait $run || fail "the run in the namespace failed: $(cat "$TMP/err")"
 ! grep -q " $D " /proc/self/mountinfo || fail "a mount of DIR is left"
+grep -q '"status": "ok"' "$TMP/ns.json" || fail "no result: $(cat "$TMP/err")"
+# -D . (DIR is the working directory: reached through the new mount)
+(cd "$D" && "$DBNG" -t 1 --warmup 0 -c "$TMP/race.load" --json "$TMP/dot.json" 1) \
+	>"$TMP/out" 2>"$TMP/err" || fail "-D .: $(cat "$TMP/err")"
+grep -q '"status": "ok"' "$TMP/dot.json" || fail "-D .: no result"
+[ -z "$(ls -A "$D")" ] || fail "-D .: left $(ls -A "$D")"
 
 note "no namespace to be had: full mode refused, the override runs"
 expect_rc 3 env DBENCH_NG_NO_MOUNTNS=1 "$DBNG" -t 1 --warmup 0 \

@@ -162,17 +162,17 @@ static int bind_dir(const char *dir, char *why, size_t len)
 	return 0;
 }
 
-/* Open DIR again, through the new mount: it must be the directory of
- * base_fd, and nosymfollow.  The new fd replaces base_fd. */
-static int reopen(const char *dir, char *why, size_t len)
+/* Open DIR (@real) again, through the new mount: it must be the directory
+ * of base_fd, and nosymfollow.  The new fd replaces base_fd. */
+static int reopen(const char *real, char *why, size_t len)
 {
 	struct stat a, b;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &a) || fstat(fileio_g.base_fd, &b) ||
 	    a.st_dev != b.st_dev || a.st_ino != b.st_ino || !nosymfollow(fd)) {
 		snprintf(why, len, "%s is not the directory that was bound",
-			 dir);
+			 real);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -212,15 +212,23 @@ static int unprotected(const struct be_run *run, const char *why, char *err,
 
 int mountns_protect(const struct be_run *run, char *err, size_t errlen)
 {
-	char why[600];
+	char why[600], *real;
+	int rc;
 
 	if (nosymfollow(fileio_g.base_fd))
 		return 0; /* mounted so, or bound by the run before */
-	if (!enter_ns(why, sizeof(why)) &&
-	    !bind_dir(run->dir, why, sizeof(why)) &&
-	    !reopen(run->dir, why, sizeof(why)))
-		return 0;
-	return unprotected(run, why, err, errlen);
+	/* DIR by its whole path: a walk that starts in DIR ("-D .", the
+	 * working directory) stays on the mount below; one that enters DIR
+	 * crosses into the new one */
+	real = realpath(run->dir, NULL);
+	if (!real) {
+		snprintf(why, sizeof(why), "realpath: %s", strerror(errno));
+		return unprotected(run, why, err, errlen);
+	}
+	rc = enter_ns(why, sizeof(why)) || bind_dir(real, why, sizeof(why)) ||
+	     reopen(real, why, sizeof(why));
+	free(real);
+	return rc ? unprotected(run, why, err, errlen) : 0;
 }
 
 int mountns_clients(const struct be_run *run, char *err, size_t errlen)
