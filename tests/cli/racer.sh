@@ -61,6 +61,11 @@ Rmdir "\clients\client1\d\e" *
 Deltree "\clients\client1\d" *
 X
 
+# not root and no user namespaces: full mode is refused here
+"$DBNG" -t 1 --warmup 0 -c "$TMP/race.load" -D "$D" 1 >"$TMP/out" 2>"$TMP/err" ||
+	{ grep -q "needs a mount namespace" "$TMP/err" && skip "$(cat "$TMP/err")"; } ||
+	fail "a plain run: $(cat "$TMP/err")"
+
 # race SECS [OPTION...]: runs of 2 s beside the racer for SECS seconds;
 # no run may touch the canary.  Between runs the racer pauses and DIR is
 # cleared of what it left (links, directories it moved aside)

@@ -212,6 +212,7 @@ static int unprotected(const struct be_run *run, const char *why, char *err,
 
 int mountns_protect(const struct be_run *run, char *err, size_t errlen)
 {
+	bool entered_before = entered;
 	char why[600], *real;
 	int rc;
 
@@ -225,8 +226,11 @@ int mountns_protect(const struct be_run *run, char *err, size_t errlen)
 		snprintf(why, sizeof(why), "realpath: %s", strerror(errno));
 		return unprotected(run, why, err, errlen);
 	}
-	rc = enter_ns(why, sizeof(why)) || bind_dir(real, why, sizeof(why)) ||
-	     reopen(real, why, sizeof(why));
+	/* in the namespace already (--runs with -D .): DIR is bound */
+	rc = enter_ns(why, sizeof(why)) ||
+	     ((!entered_before || reopen(real, why, sizeof(why))) &&
+	      (bind_dir(real, why, sizeof(why)) ||
+	       reopen(real, why, sizeof(why))));
 	free(real);
 	return rc ? unprotected(run, why, err, errlen) : 0;
 }
