@@ -93,11 +93,9 @@ void sync_dir(struct be_client *cl, uint32_t pi);
 
 /* mountns.c: --paths full, in a mount namespace where DIR is nosymfollow
  * (refused, BE_EENV with a message in @err, where none can be had, unless
- * the run allows symlink races): mountns_protect() enters it and reopens
- * base_fd through the new mount, before DIR/clients is made;
- * mountns_clients() checks clients_fd, opened from there. */
+ * the run allows symlink races).  Reopens base_fd and clients_fd through
+ * the new mount. */
 int mountns_protect(const struct be_run *run, char *err, size_t errlen);
-int mountns_clients(const struct be_run *run, char *err, size_t errlen);
 
 /* tree.c */
 int subdir_open(int dfd, const char *name);

@@ -148,7 +148,7 @@ static int bind_dir(const char *dir, char *why, size_t len)
 	/* Linux 5.10 and 5.11: a remount of DIR's bind, keeping the flags
 	 * a user namespace may not clear (ST_* and MS_* share their values
 	 * but for relatime); a DIR/clients mounted on its own stays as it
-	 * is (mountns_clients() says so) */
+	 * is (reopen() refuses it) */
 	if (!statvfs(dir, &sv))
 		keep = (sv.f_flag & (ST_RDONLY | ST_NOSUID | ST_NODEV |
 				     ST_NOEXEC | ST_NOATIME | ST_NODIRATIME)) |
@@ -162,24 +162,40 @@ static int bind_dir(const char *dir, char *why, size_t len)
 	return 0;
 }
 
-/* Open DIR (@real) again, through the new mount: it must be the directory
- * of base_fd, and nosymfollow.  The new fd replaces base_fd. */
-static int reopen(const char *real, char *why, size_t len)
+/* Open @name in @dfd again, through the new mount: it must be the
+ * directory of *@fd, and nosymfollow.  The new fd replaces *@fd. */
+static int reopen(int dfd, const char *name, int flags, int *old, char *why,
+		  size_t len)
 {
 	struct stat a, b;
-	int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | flags);
 
-	if (fd < 0 || fstat(fd, &a) || fstat(fileio_g.base_fd, &b) ||
-	    a.st_dev != b.st_dev || a.st_ino != b.st_ino || !nosymfollow(fd)) {
+	if (fd < 0 || fstat(fd, &a) || fstat(*old, &b) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
 		snprintf(why, len, "%s is not the directory that was bound",
-			 real);
-		if (fd >= 0)
-			close(fd);
-		return -1;
+			 name);
+		goto fail;
 	}
-	close(fileio_g.base_fd);
-	fileio_g.base_fd = fd;
+	if (!nosymfollow(fd)) { /* Linux 5.10, 5.11: a mount of its own */
+		snprintf(why, len, "%s is not nosymfollow (a mount of its "
+			 "own?)", name);
+		goto fail;
+	}
+	close(*old);
+	*old = fd;
 	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* DIR (@real) and DIR/clients through the new mount */
+static int reopen_both(const char *real, char *why, size_t len)
+{
+	return reopen(AT_FDCWD, real, 0, &fileio_g.base_fd, why, len) ||
+	       reopen(fileio_g.base_fd, "clients", O_NOFOLLOW,
+		      &fileio_g.clients_fd, why, len);
 }
 
 /* Not protected, for @why: refused, or said once and allowed */
@@ -216,7 +232,7 @@ int mountns_protect(const struct be_run *run, char *err, size_t errlen)
 	char why[600], *real;
 	int rc;
 
-	if (nosymfollow(fileio_g.base_fd))
+	if (nosymfollow(fileio_g.base_fd) && nosymfollow(fileio_g.clients_fd))
 		return 0; /* mounted so, or bound by the run before */
 	/* DIR by its whole path: a walk that starts in DIR ("-D .", the
 	 * working directory) stays on the mount below; one that enters DIR
@@ -228,18 +244,9 @@ int mountns_protect(const struct be_run *run, char *err, size_t errlen)
 	}
 	/* in the namespace already (--runs with -D .): DIR is bound */
 	rc = enter_ns(why, sizeof(why)) ||
-	     ((!entered_before || reopen(real, why, sizeof(why))) &&
+	     ((!entered_before || reopen_both(real, why, sizeof(why))) &&
 	      (bind_dir(real, why, sizeof(why)) ||
-	       reopen(real, why, sizeof(why))));
+	       reopen_both(real, why, sizeof(why))));
 	free(real);
 	return rc ? unprotected(run, why, err, errlen) : 0;
-}
-
-int mountns_clients(const struct be_run *run, char *err, size_t errlen)
-{
-	if (nosymfollow(fileio_g.clients_fd) || !nosymfollow(fileio_g.base_fd))
-		return 0; /* protected, or allowed without */
-	/* Linux 5.10, 5.11: a DIR/clients mounted on its own is not */
-	return unprotected(run, "DIR/clients is a mount of its own, not "
-			   "nosymfollow", err, errlen);
 }
