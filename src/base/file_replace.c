@@ -29,6 +29,14 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/* The last component of @path */
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 int file_replace_begin(struct file_pending *p, const char *path,
 		       const char *opt, char *err, size_t errlen)
 {
@@ -43,6 +51,7 @@ int file_replace_begin(struct file_pending *p, const char *path,
 	p->opt = opt;
 	p->tmp = NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 	p->unnamed = false;
 	if (!strcmp(path, "-"))
 		return 0;
@@ -63,10 +72,16 @@ int file_replace_begin(struct file_pending *p, const char *path,
 	memcpy(p->tmp + len, suffix, sizeof(suffix));
 	mask = umask(0);
 	umask(mask);
+	p->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (p->dirfd < 0) {
+		e = errno;
+		goto fail;
+	}
 	/* an unnamed file, given its name only when it is complete: a
 	 * process killed meanwhile leaves nothing behind */
-	p->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666 & ~mask);
-	free(dir);
+	p->fd = openat(p->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		       0666 & ~mask);
 	if (p->fd >= 0) {
 		p->unnamed = true;
 		return 0;
@@ -91,6 +106,9 @@ fail:
 	free(p->tmp);
 	p->tmp = NULL;
 	p->fd = -1;
+	if (p->dirfd >= 0)
+		close(p->dirfd);
+	p->dirfd = -1;
 	snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
 	return -1;
 }
@@ -102,10 +120,12 @@ void file_replace_abort(struct file_pending *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	if (!p->unnamed)
-		unlink(p->tmp);
+		unlinkat(p->dirfd, base_of(p->tmp), 0);
+	close(p->dirfd);
 	free(p->tmp);
 	p->tmp = NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 }
 
 /* Give the complete unnamed file of @p the name p->tmp (made unique).
@@ -123,11 +143,12 @@ static int name_unnamed(struct file_pending *p)
 
 		for (size_t i = n - 6; i < n; i++, x /= 36)
 			p->tmp[i] = digits[x % 36];
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, p->tmp,
+		if (!linkat(AT_FDCWD, proc, p->dirfd, base_of(p->tmp),
 			    AT_SYMLINK_FOLLOW))
 			return 0;
 		if (errno == ENOENT) /* no /proc: root may link the fd */
-			if (!linkat(p->fd, "", AT_FDCWD, p->tmp, AT_EMPTY_PATH))
+			if (!linkat(p->fd, "", p->dirfd, base_of(p->tmp),
+				    AT_EMPTY_PATH))
 				return 0;
 		if (errno != EEXIST)
 			return -1;
@@ -182,14 +203,16 @@ int file_replace_commit(struct file_pending *p, char *err, size_t errlen)
 		goto fail;
 	}
 	p->unnamed = false; /* it has a name now: a failure unlinks it */
-	if (rename(p->tmp, p->path)) {
+	if (renameat(p->dirfd, base_of(p->tmp), p->dirfd, base_of(p->path))) {
 		e = errno;
 		goto fail;
 	}
 	close(p->fd);
+	close(p->dirfd);
 	free(p->tmp);
 	p->tmp = NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 	return 0;
 fail:
 	file_replace_abort(p);

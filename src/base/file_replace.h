@@ -25,6 +25,10 @@ struct file_pending {
 	const char *opt;
 	char *tmp; /* NULL: nothing pending; else the temporary name */
 	int fd;
+	/* the directory, opened with the file: the names are given there,
+	 * so a process that changed its mount namespace since (fileio's
+	 * mountns.c) links and renames on the mount the file is on */
+	int dirfd;
 	bool unnamed; /* an O_TMPFILE file, not yet linked as tmp */
 };
 

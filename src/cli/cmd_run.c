@@ -94,7 +94,8 @@ static unsigned int backend_requests(const struct config *cfg)
 	       (cfg->no_resolve ? BE_CAN_NO_RESOLVE : 0) |
 	       (cfg->stat_check ? BE_CAN_STAT_CHECK : 0) |
 	       (cfg->one_byte_fix ? BE_CAN_ONE_BYTE_FIX : 0) |
-	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0);
+	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0) |
+	       (cfg->allow_races ? BE_ALLOW_SYMLINK_RACES : 0);
 }
 
 /* A copy of @arg for the result, with the value of a secret backend

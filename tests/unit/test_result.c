@@ -528,10 +528,11 @@ static void test_json_duplicate_op(void **state)
 
 /*
  * A result written before the config object had stall_threshold_ms, json,
- * runs, backend_version, backend_options and no_bpf, and its stalls the
- * method, still loads: the threshold is the watchdog's (stalls), or 0
- * when it did not run; no JSON path; one run; the backend's version not
- * recorded (0), no backend options; BPF not turned off, no method.
+ * runs, backend_version, backend_options, no_bpf and allow_symlink_races,
+ * and its stalls the method, still loads: the threshold is the watchdog's
+ * (stalls), or 0 when it did not run; no JSON path; one run; the backend's
+ * version not recorded (0), no backend options; BPF not turned off, no
+ * method; symlink races not allowed.
  */
 static void test_json_old_format(void **state)
 {
@@ -547,6 +548,7 @@ static void test_json_old_format(void **state)
 	assert_int_equal(json_object_del(cfg, "backend_version"), 0);
 	assert_int_equal(json_object_del(cfg, "backend_options"), 0);
 	assert_int_equal(json_object_del(cfg, "no_bpf"), 0);
+	assert_int_equal(json_object_del(cfg, "allow_symlink_races"), 0);
 	st = json_object_get(doc, "stalls");
 	assert_int_equal(json_object_del(st, "method"), 0);
 	assert_int_equal(json_object_del(st, "method_note"), 0);
@@ -566,6 +568,7 @@ static void test_json_old_format(void **state)
 		assert_int_equal(b->cfg.backend_version, 0);
 		assert_null(b->cfg.backend_opts);
 		assert_false(b->cfg.no_bpf);
+		assert_false(b->cfg.allow_races);
 		assert_null(b->stalls.offcpu.method);
 		free(text);
 		result_free(b);
