@@ -339,6 +339,8 @@ int run_start(struct run_ctx *rc)
 	st = json_begin(rc, 1);
 	if (st)
 		return st;
+	/* before init: fileio's may move the run into a mount namespace */
+	env_keep_mountinfo();
 	if (rc->be->init) {
 		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
