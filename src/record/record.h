@@ -17,11 +17,17 @@ struct record_opts {
 	bool anonymize;	    /* --anonymize */
 	bool no_timestamps; /* --no-timestamps */
 	const char *strace; /* --from-strace LOG */
+	const char *cwd;    /* --cwd DIR: where the strace log began */
+	bool skip_bad;	    /* --skip-bad: skip the log's bad lines */
 	const int *pids;    /* -p PID... */
 	int npids;
 	char *const *cmd;	/* -- COMMAND... */
 	unsigned int ring_mib; /* --buffer MiB */
 };
+
+/* record_main - "dbench-ng record ...": the command line (record_cli.c);
+ * the exit status of record_run(), or 2 for a usage error */
+int record_main(int argc, char **argv);
 
 /*
  * record_run - record as @o says.  Returns the exit status: 0 a complete
