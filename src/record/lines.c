@@ -62,6 +62,10 @@ uint8_t status_of(int64_t ret)
 
 uint64_t ts_of(struct rec_writer *w, const struct rec_ev *ev)
 {
+	/* the trace starts at its first call, not at what was read of the
+	 * processes before it */
+	if (ev->kind == RK_INHERIT || ev->kind == RK_CWD)
+		return 0;
 	if (!w->have_t0) {
 		w->t0 = ev->ts_ns;
 		w->have_t0 = true;

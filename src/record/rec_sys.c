@@ -382,13 +382,14 @@ static void fd0(const struct rec_raw *r, struct rec_ev *ev, int kind)
 	ev->fdpath = r->annot[0];
 }
 
-/* The fd-based calls; false for a form that is not one. */
-static bool dec_fd_call(const struct rec_raw *r, struct rec_ev *ev)
+/* The fd-based calls: 1 an event, 0 none (fcntl F_GETFL), -1 for a
+ * form that is not one. */
+static int dec_fd_call(const struct rec_raw *r, struct rec_ev *ev)
 {
 	switch (r->sys->form) {
 	case SF_CLOSE:
 		fd0(r, ev, RK_CLOSE);
-		return true;
+		return 1;
 	case SF_RW:
 	case SF_PRW:
 	case SF_RWV:
@@ -402,45 +403,45 @@ static bool dec_fd_call(const struct rec_raw *r, struct rec_ev *ev)
 				   : -1;
 		if (ev->a[1] < -1)
 			ev->a[1] = -1;
-		return true;
+		return 1;
 	case SF_LSEEK:
 		fd0(r, ev, RK_LSEEK);
-		return true;
+		return 1;
 	case SF_FSYNC:
 		fd0(r, ev, RK_FSYNC);
-		return true;
+		return 1;
 	case SF_DUP:
 	case SF_DUP2:
 	case SF_DUP3:
 		fd0(r, ev, RK_DUP);
 		ev->a[0] = r->sys->form == SF_DUP ? -1 : r->arg[1];
 		ev->a[1] = r->sys->form == SF_DUP3 && (r->arg[2] & O_CLOEXEC);
-		return true;
+		return 1;
 	case SF_FCNTL:
 		fd0(r, ev, RK_NONE);
-		return dec_fcntl(r, ev);
+		return dec_fcntl(r, ev) ? 1 : 0;
 	case SF_FLOCK:
 		fd0(r, ev, RK_LOCK);
 		ev->a[0] = (r->arg[1] & LOCK_UN)   ? REC_LOCK_UNLOCK
 			   : (r->arg[1] & LOCK_EX) ? REC_LOCK_WRITE
 						   : REC_LOCK_READ;
-		return true; /* a[1..3] 0: the whole file */
+		return 1; /* a[1..3] 0: the whole file */
 	case SF_FSTATFS:
 		fd0(r, ev, RK_STATFS);
-		return true;
+		return 1;
 	case SF_FCHDIR:
 		fd0(r, ev, RK_CHDIR);
-		return true;
+		return 1;
 	case SF_FTRUNCATE:
 		fd0(r, ev, RK_TRUNCATE);
 		ev->a[0] = r->arg[1];
-		return true;
+		return 1;
 	case SF_GETDENTS:
 		fd0(r, ev, RK_GETDENTS);
 		ev->a[0] = r->nent;
-		return true;
+		return 1;
 	default:
-		return false;
+		return -1;
 	}
 }
 
@@ -458,8 +459,14 @@ bool rec_decode(const struct rec_raw *r, struct rec_ev *ev)
 	ev->cwd = r->cwd;
 	if (r->badstr)
 		ev->flags |= REC_EV_BADPATH;
-	if (dec_fd_call(r, ev))
+	switch (dec_fd_call(r, ev)) {
+	case 1:
 		return true;
+	case 0:
+		return false;
+	default:
+		break;
+	}
 	switch (form) {
 	case SF_OPEN:
 	case SF_OPENAT:

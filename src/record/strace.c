@@ -22,6 +22,7 @@
 #include "hmap.h"
 #include "input.h"
 #include "rec_sys.h"
+#include "str_clean.h"
 #include "strace_impl.h"
 
 #define LINE_MAX_LEN (1 << 20) /* longer lines are skipped */
@@ -58,6 +59,7 @@ struct state {
 	bool skip_bad;	 /* skip bad lines (else the first one stops) */
 	bool failed;	 /* a bad line stopped the reading */
 	char buf[1 << 16]; /* the strings of the call being decoded */
+	char badbyte[96];
 };
 
 static void skip(struct state *s, const char *why)
@@ -351,6 +353,8 @@ static void line(struct state *s, char *l)
 	}
 	while (*p == ' ')
 		p++;
+	if (!strncmp(p, "strace: ", 8))
+		return; /* strace's own messages */
 	p = timestamp(s, p, &ts);
 	if (ts > s->prev)
 		s->prev = ts;
@@ -372,6 +376,55 @@ static void line(struct state *s, char *l)
 		pid = 0;
 	}
 	dispatch(s, pid, ts, p);
+}
+
+/* strace writes text only: it escapes control characters and bytes
+ * that are not ASCII in strings and paths.  A line with one (or with
+ * bytes that are not UTF-8) is no strace output. */
+static bool text_only(struct state *s, const char *l)
+{
+	const unsigned char *u = (const unsigned char *)l;
+	size_t n = strcspn(l, "\n"), i = 0;
+
+	if (n && u[n - 1] == '\r')
+		n--;
+	while (i < n) {
+		size_t k = u[i] == '\t' ? 1 : str_printable(u + i, n - i);
+
+		if (!k) {
+			snprintf(s->badbyte, sizeof(s->badbyte),
+				 "a byte strace does not write (0x%02x at "
+				 "column %zu)",
+				 u[i], i + 1);
+			skip(s, s->badbyte);
+			return false;
+		}
+		i += k;
+	}
+	return true;
+}
+
+/* the next line of @f into @buf (@len bytes, NUL-terminated, without
+ * its newline), NUL bytes in it kept: its length, @len if it was longer
+ * (the rest is read and dropped), -1 at the end of the file */
+static ssize_t read_line(FILE *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	bool any = false;
+	int ch;
+
+	while ((ch = getc_unlocked(f)) != EOF) {
+		any = true;
+		if (ch == '\n')
+			break;
+		if (n < len - 1)
+			buf[n] = (char)ch;
+		n++;
+	}
+	if (!any)
+		return -1;
+	buf[n < len - 1 ? n : len - 1] = 0;
+	return n < len - 1 ? (ssize_t)n : (ssize_t)len;
 }
 
 static void free_state(struct state *s)
@@ -420,23 +473,25 @@ int rec_strace_read(const char *path, bool skip_bad, rec_event_fn fn,
 	s->ctx = ctx;
 	s->st = st;
 	s->skip_bad = skip_bad;
-	while (!s->failed && fgets(buf, LINE_MAX_LEN, f)) {
-		size_t n = strlen(buf);
+	while (!s->failed) {
+		ssize_t n = read_line(f, buf, LINE_MAX_LEN);
 
+		if (n < 0)
+			break;
 		s->cur = ++s->lineno;
 		st->lines++;
-		if (n == LINE_MAX_LEN - 1 && buf[n - 1] != '\n') {
-			int ch;
-
-			while ((ch = fgetc(f)) != EOF && ch != '\n')
-				;
+		if (n >= LINE_MAX_LEN) {
 			skip(s, "a line longer than 1 MiB");
 			continue;
 		}
-		if (n && memchr(buf, 0, n - 1)) {
+		if (memchr(buf, 0, (size_t)n)) {
 			skip(s, "a NUL byte in the line");
 			continue;
 		}
+		if (n && buf[n - 1] == '\r')
+			buf[n - 1] = 0; /* a CRLF line end */
+		if (!text_only(s, buf))
+			continue;
 		line(s, buf);
 	}
 	if (s->failed) {
