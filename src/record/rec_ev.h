@@ -40,7 +40,8 @@ enum rec_kind {
 	RK_STATFS,	/* fd dirfd, path (NULL: the descriptor fd itself) */
 	RK_UTIMES,	/* fd dirfd, path (NULL: the descriptor fd itself) */
 	RK_CHDIR,	/* fd dirfd, path (NULL: fchdir of fd) */
-	RK_TRUNCATE,	/* fd dirfd, path (NULL: ftruncate of fd), a[0] length */
+	RK_TRUNCATE,	/* fd dirfd, path (NULL: ftruncate of fd), a[0] length
+			 * (-1: fallocate, the size is unknown) */
 	RK_EXEC,	/* the task exec'd a new program */
 	RK_FORK,	/* a[0] the new task, a[1] its process (0 unknown), a[2] REC_FORK_* */
 	RK_EXIT,	/* the task ended; a[0] 1: the last of its process (0 unknown) */

@@ -72,6 +72,7 @@ const struct rec_sys rec_sys_table[] = {
 	{"ftruncate", NEW(ftruncate), SF_FTRUNCATE},
 	{"getdents", OLD(getdents), SF_GETDENTS},
 	{"getdents64", NEW(getdents64), SF_GETDENTS},
+	{"fallocate", NEW(fallocate), SF_FALLOCATE},
 	/* no NetBench counterpart: counted, listed at the end */
 	{"mmap", NEW(mmap), SF_X_MMAP},
 	{"sendfile", NEW(sendfile), SF_X_FD01},
@@ -87,7 +88,6 @@ const struct rec_sys rec_sys_table[] = {
 	{"sync", NEW(sync), SF_X_NONE},
 	{"syncfs", NEW(syncfs), SF_X_FD0},
 	{"sync_file_range", NEW(sync_file_range), SF_X_FD0},
-	{"fallocate", NEW(fallocate), SF_X_FD0},
 	{"fadvise64", NEW(fadvise64), SF_X_FD0},
 	{"readahead", NEW(readahead), SF_X_FD0},
 	{"fchmod", NEW(fchmod), SF_X_FD0},
@@ -168,6 +168,7 @@ const struct rec_form_info rec_form_info[SF_NR] = {
 	[SF_TRUNCATE]  = {{0, -1}, -1},
 	[SF_FTRUNCATE] = {{-1, -1}, -1},
 	[SF_GETDENTS]  = {{-1, -1}, -1},
+	[SF_FALLOCATE] = {{-1, -1}, -1},
 	[SF_X_FD0]     = {{-1, -1}, -1},
 	[SF_X_FD01]    = {{-1, -1}, -1},
 	[SF_X_FD02]    = {{-1, -1}, -1},
@@ -435,6 +436,10 @@ static int dec_fd_call(const struct rec_raw *r, struct rec_ev *ev)
 	case SF_FTRUNCATE:
 		fd0(r, ev, RK_TRUNCATE);
 		ev->a[0] = r->arg[1];
+		return 1;
+	case SF_FALLOCATE:
+		fd0(r, ev, RK_TRUNCATE);
+		ev->a[0] = -1; /* not a new size: the writer keeps its own */
 		return 1;
 	case SF_GETDENTS:
 		fd0(r, ev, RK_GETDENTS);

@@ -56,6 +56,7 @@ enum rec_form {
 	SF_TRUNCATE,	/* path, length */
 	SF_FTRUNCATE,	/* fd, length */
 	SF_GETDENTS,	/* fd, buf, count */
+	SF_FALLOCATE,	/* fd, mode, offset, len */
 	/* no NetBench counterpart: counted, telling the file by */
 	SF_X_FD0,	/* the fd of argument 0 */
 	SF_X_FD01,	/* the fds of arguments 0 and 1 (sendfile, tee) */

@@ -43,6 +43,10 @@ void rec_writer_lost(struct rec_writer *w, uint64_t n, const char *why);
  * in the trailer as "@what: N" */
 void rec_writer_count(struct rec_writer *w, const char *what, uint64_t n);
 
+/* rec_writer_no_timestamps - leave the timestamps out after all (a log
+ * without times) */
+void rec_writer_no_timestamps(struct rec_writer *w);
+
 /* rec_writer_finish - the end of the trace: close what is still open */
 void rec_writer_finish(struct rec_writer *w);
 

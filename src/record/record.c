@@ -104,9 +104,11 @@ static int from_strace(const struct record_opts *o, struct rec_writer *w)
 	rec_writer_count(w, "calls unfinished in the strace log (begun before "
 			    "it, or their process ended first)",
 			 st->unpaired);
-	if (!st->timestamps && !o->no_timestamps)
+	if (!st->timestamps && !o->no_timestamps) {
 		say("%s: the log has no times (strace -tt): the loadfile has "
 		    "none either", o->strace);
+		rec_writer_no_timestamps(w);
+	}
 	free(st);
 	return 0;
 }

@@ -451,6 +451,11 @@ void rec_writer_count(struct rec_writer *w, const char *what, uint64_t n)
 		tally(w, TK_NOTE, what, n);
 }
 
+void rec_writer_no_timestamps(struct rec_writer *w)
+{
+	w->cfg.no_timestamps = true;
+}
+
 void rec_writer_finish(struct rec_writer *w)
 {
 	w->closing = "descriptors still open when the trace ended, "

@@ -322,7 +322,10 @@ void wr_on_truncate(struct ctx *c)
 {
 	const struct rec_ev *ev = c->ev;
 	struct rec_writer *w = c->w;
+	struct rdesc *d = NULL;
+	struct rline *l;
 	uint32_t n = NONE;
+	int32_t fnum;
 
 	if (ev->path) {
 		char *abs = wr_path(c, ev->fd, ev->path, ev->fdpath);
@@ -336,15 +339,30 @@ void wr_on_truncate(struct ctx *c)
 		if (!rel)
 			return;
 	} else {
-		struct rdesc *d = wr_desc(c, ev->fd, ev->fdpath);
-
+		d = wr_desc(c, ev->fd, ev->fdpath);
 		if (!d)
 			return;
 		n = d->node;
 	}
-	if (!ev->ret)
+	if (!ev->ret && ev->a[0] >= 0)
 		tree_truncate(w, n, ev->a[0]);
-	tally(w, TK_NOCOUNTER, ev->name, 1);
+	if (!d) { /* truncate() of a path: no handle to set it on */
+		tally(w, TK_NOCOUNTER, ev->name, 1);
+		return;
+	}
+	if (ev->ret < 0 || d->dir) {
+		tally(w, TK_FAILED, ev->name, 1);
+		return;
+	}
+	/* ftruncate and fallocate: the SET_FILE_INFORMATION of a size (the
+	 * replay sets the file's times, as dbench does: not its size) */
+	if (!(fnum = wr_handle(c, d)))
+		return;
+	l = line_add(w, c->ts, OP_SFILEINFO, 0);
+	if (!l)
+		return;
+	l->fnum = fnum;
+	l->a[0] = ev->a[0] >= 0 ? LEVEL_EOF : LEVEL_ALLOC;
 }
 
 /* a call with no counterpart: under --root (which file?) or not */

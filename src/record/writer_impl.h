@@ -208,6 +208,8 @@ int emit_setup(struct rec_writer *w, FILE *f, bool own);
 #define NT_NONDIR   0x40 /* FILE_NON_DIRECTORY_FILE */
 #define LEVEL_BASIC 1004 /* FileBasicInformation */
 #define LEVEL_FS    259	 /* FileFsSizeInformation */
+#define LEVEL_ALLOC 1019 /* FileAllocationInformation */
+#define LEVEL_EOF   1020 /* FileEndOfFileInformation */
 #define LEVEL_FIND  260	 /* FileBothDirectoryInformation */
 #define FIND_MAX    1000000 /* entries a Find may read: to the end */
 #define IO_MAX	    (16 << 20)	 /* the parser's largest ReadX/WriteX */
