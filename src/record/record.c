@@ -57,11 +57,18 @@ static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 	fprintf(stderr, "dbench-ng record: %s\n", buf);
 }
 
-/* --root: an existing directory, absolute and without links */
-static int check_root(const char *root, char *out)
+/* --root: an existing directory, absolute and without links; for a
+ * strace log (perhaps of another machine) also an absolute path that does
+ * not exist here, taken as it is */
+static int check_root(const char *root, bool text_ok, char *out)
 {
 	struct stat st;
 
+	if (text_ok && root && root[0] == '/' && access(root, F_OK) &&
+	    errno == ENOENT && strlen(root) < PATH_MAX) {
+		strcpy(out, root);
+		return 0;
+	}
 	if (!realpath(root ? root : ".", out)) {
 		say("--root %s: %s", root ? root : ".", strerror(errno));
 		return -1;
@@ -247,7 +254,7 @@ int record_run(const struct record_opts *o)
 	char root[PATH_MAX], cwd[PATH_MAX], err[ERR_LEN], src[256];
 	int rc;
 
-	if (check_root(o->root, root))
+	if (check_root(o->root, o->strace != NULL, root))
 		return 2;
 	if (o->strace && !strace_cwd(o, cwd, sizeof(cwd)))
 		return 2;

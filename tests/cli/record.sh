@@ -202,8 +202,14 @@ bad() {
 	expect_rc 2 "$DBNG" record "$@" 2>"$TMP/berr"
 	grep -qF -- "$want" "$TMP/berr" || fail "$*: $(cat "$TMP/berr")"
 }
-bad "--root $TMP/nope: No such file or directory" \
-	--from-strace "$TMP/log" --root "$TMP/nope"
+bad "--root $TMP/nope: No such file or directory" --root "$TMP/nope" -- true
+bad "--root nope: No such file or directory" --from-strace "$TMP/log" \
+	--root nope
+# a log of another machine: an absolute --root that is not here is text
+expect_rc 0 "$DBNG" record --from-strace "$TMP/log" \
+	--root "$TMP/nope/../w" -o "$TMP/o.load" 2>/dev/null
+expect_ops "$TMP/o.load" "$WANT"
+grep -q "the tree under $TMP/w is" "$TMP/o.load" || fail "--root as text"
 bad "--root $TMP/log: not a directory" --from-strace "$TMP/log" --root "$TMP/log"
 bad "$TMP/nolog: cannot open strace log" --from-strace "$TMP/nolog"
 : >"$TMP/empty"
