@@ -87,6 +87,7 @@ static void snapshot(struct rec_writer *w, int pid)
 	}
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	d = opendir(path);
+	/* cppcheck-suppress readdirCalled ; a DIR of this thread alone */
 	while (d && (de = readdir(d))) {
 		char *end;
 		long fd = strtol(de->d_name, &end, 10);

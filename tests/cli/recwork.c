@@ -93,7 +93,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < n; i++)
 		if (unlink(at(dir, "f", i)))
 			die("unlink");
-	if (open(at(dir, "missing", 0), O_RDONLY) >= 0 || errno != ENOENT)
+	fd = open(at(dir, "missing", 0), O_RDONLY);
+	if (fd >= 0 || errno != ENOENT)
 		die("open of a missing file");
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	if (rmdir(path))

@@ -212,8 +212,8 @@ static void test_quiet(void **state)
 		"7 exit_group(0) = ?",
 		"strace: Process 7 attached",
 		"7 read(0, <unfinished ...>) = ?",
-		"7 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, "
-		"0) = 0x7f0000000000",
+		("7 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, "
+		 "0) = 0x7f0000000000"),
 		"7 getpid() = 7",
 		"",
 	};
