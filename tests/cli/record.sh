@@ -110,7 +110,7 @@ python3 - "$TMP/c.rec" "$TMP/w/sub/" "$TMP/c.rep" "$MNT/clients/" <<'PY' ||
 import re, sys
 def families(log, under):
     n = {"read": [0, 0], "write": [0, 0], "fsync": [0, 0]}
-    call = re.compile(r'^\d+ (\w+)\(\d+<([^>]*)>.*\) += (\d+)')
+    call = re.compile(r'^\d+ +(\w+)\(\d+<([^>]*)>.*\) += (\d+)')
     for l in open(log):
         m = call.match(l)
         if not m or not m.group(2).startswith(under):
@@ -138,7 +138,7 @@ expect_ops "$TMP/w2.load" "$WANT"
 # the loadfile reads back: a run of it checks it whole
 expect_rc 0 "$DBNG" -c "$TMP/w2.load" -D "$MNT" --run-once 1 >/dev/null
 # no times: no timestamps, and said so
-sed -E 's/^([0-9]+ )[0-9:.]+ /\1/' "$TMP/log2" >"$TMP/log3"
+sed -E 's/^([0-9]+ +)[0-9:.]+ /\1/' "$TMP/log2" >"$TMP/log3"
 expect_rc 0 "$DBNG" record --from-strace "$TMP/log3" --root "$TMP/w" \
 	-o "$TMP/w3.load" 2>"$TMP/err"
 grep -q 'has no times' "$TMP/err" || fail "a log without times not said"

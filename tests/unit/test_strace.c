@@ -173,6 +173,11 @@ static void test_calls(void **state)
 		 3, "(null)", 0, 0, 0, "(null)"},
 		{"9 1700000000.500000 close(3) = 0", RK_CLOSE, 9, 3, "(null)", 0,
 		 0, 0, "(null)"},
+		/* strace pads the pid: "%-5d " with -o, "[pid %5u] " */
+		{"88    close(3) = 0", RK_CLOSE, 88, 3, "(null)", 0, 0, 0,
+		 "(null)"},
+		{"[pid    88] 10:00:00.1 close(3) = 0", RK_CLOSE, 88, 3, "(null)",
+		 0, 0, 0, "(null)"},
 		/* an errno strace names that the kernel restarts */
 		{"7 read(0, \"\", 1) = -1 ERESTARTSYS (To be restarted)", RK_READ,
 		 7, 0, "(null)", -EINTR, 1, -1, "(null)"},
