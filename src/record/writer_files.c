@@ -196,20 +196,30 @@ void wr_on_rw(struct ctx *c)
 		d->pos = off + got;
 }
 
-void wr_on_lock(struct ctx *c)
+/* the description of a call on a descriptor that succeeded; NULL (and
+ * counted) for a failed call or no file under --root */
+static struct rdesc *done_desc(struct ctx *c)
 {
 	const struct rec_ev *ev = c->ev;
 	struct rdesc *d = wr_desc(c, ev->fd, ev->fdpath);
+
+	if (d && ev->ret < 0) {
+		tally(c->w, TK_FAILED, ev->name, 1);
+		return NULL;
+	}
+	return d;
+}
+
+void wr_on_lock(struct ctx *c)
+{
+	const struct rec_ev *ev = c->ev;
+	struct rdesc *d = done_desc(c);
 	int64_t start = ev->a[1], len = ev->a[2];
 	struct rline *l;
 	int32_t fnum;
 
 	if (!d)
 		return;
-	if (ev->ret < 0) {
-		tally(c->w, TK_FAILED, ev->name, 1);
-		return;
-	}
 	if (!(fnum = wr_handle(c, d)))
 		return;
 	if (start < -OFF_MAX || start > OFF_MAX || len < -OFF_MAX ||
@@ -240,16 +250,12 @@ void wr_on_lock(struct ctx *c)
 void wr_on_fd_info(struct ctx *c, int op)
 {
 	const struct rec_ev *ev = c->ev;
-	struct rdesc *d = wr_desc(c, ev->fd, ev->fdpath);
+	struct rdesc *d = done_desc(c);
 	struct rline *l;
 	int32_t fnum;
 
 	if (!d)
 		return;
-	if (ev->ret < 0) {
-		tally(c->w, TK_FAILED, ev->name, 1);
-		return;
-	}
 	if (ev->flags & REC_EV_STAT)
 		tree_stat(c->w, d->node, ev->st_mode, ev->st_size);
 	if (op == OP_QFSINFO) { /* fstatfs(): no handle in the line */
@@ -278,7 +284,7 @@ void wr_on_fd_info(struct ctx *c, int op)
 void wr_on_getdents(struct ctx *c)
 {
 	const struct rec_ev *ev = c->ev;
-	struct rdesc *d = wr_desc(c, ev->fd, ev->fdpath);
+	struct rdesc *d = done_desc(c);
 	char *pat;
 	const char *rel;
 	struct rline *l;
@@ -286,10 +292,6 @@ void wr_on_getdents(struct ctx *c)
 
 	if (!d)
 		return;
-	if (ev->ret < 0) {
-		tally(c->w, TK_FAILED, ev->name, 1);
-		return;
-	}
 	if (!d->listing) {
 		rel = under_root(c->w, d->path);
 		if (!rel)
