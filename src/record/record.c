@@ -184,6 +184,13 @@ static int render(struct rec_writer *w, bool setup, bool apart,
 		say("out of memory while writing the loadfile");
 		return 3;
 	}
+	if (t->len > LF_MAX_BYTES) {
+		say("the loadfile would be %zu MiB, more than the %u MiB "
+		    "dbench-ng reads: record less (a shorter run, a smaller "
+		    "--root)",
+		    t->len >> 20, LF_MAX_BYTES >> 20);
+		return 2;
+	}
 	if (lf_parse_buffer(setup ? "the recorded set-up" : "the recording",
 			    t->data, t->len, prog, err, sizeof(err))) {
 		say("%s (a defect of dbench-ng record: please report it)",
