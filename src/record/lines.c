@@ -72,6 +72,11 @@ uint64_t ts_of(struct rec_writer *w, const struct rec_ev *ev)
 	}
 	if (ev->ts_ns > w->last_ts)
 		w->last_ts = ev->ts_ns;
+	if (ev->ts_ns > w->t0 + TS_LIMIT_NS) {
+		/* a loadfile's timestamps end at 10^7 s (115 days) */
+		tally(w, TK_NOTE, "calls past 10^7 s, stamped 10^7 s", 1);
+		return TS_LIMIT_NS;
+	}
 	return ev->ts_ns > w->t0 ? ev->ts_ns - w->t0 : 0;
 }
 

@@ -27,6 +27,7 @@
 
 #define LINE_MAX_LEN (1 << 20) /* longer lines are skipped */
 #define DAY_NS	     (86400ull * 1000000000ull)
+#define TS_MAX_NS    (10000000ull * 1000000000ull) /* a loadfile's 10^7 s */
 
 struct pend {
 	char *text;
@@ -54,6 +55,8 @@ struct state {
 	int alias;	 /* the pid those lines turned out to be, 0 none */
 	uint64_t day;	 /* -tt: days passed */
 	uint64_t prev;	 /* the previous time */
+	uint64_t first;	 /* the first time */
+	bool have_first;
 	uint64_t lineno; /* of the line being read */
 	uint64_t cur;	 /* of the call being decoded (a waiting one's) */
 	bool skip_bad;	 /* skip bad lines (else the first one stops) */
@@ -356,6 +359,13 @@ static void line(struct state *s, char *l)
 	if (!strncmp(p, "strace: ", 8))
 		return; /* strace's own messages */
 	p = timestamp(s, p, &ts);
+	if (s->st->timestamps && !s->have_first) {
+		s->first = ts;
+		s->have_first = true;
+	}
+	if (s->have_first && (ts < s->first || ts - s->first > TS_MAX_NS))
+		return skip(s, "a time more than 10^7 s from the log's first "
+			       "(the most a loadfile's timestamps hold)");
 	if (ts > s->prev)
 		s->prev = ts;
 	if (!isalpha((unsigned char)*p) && strncmp(p, "+++ ", 4) &&

@@ -66,7 +66,9 @@ int32_t wr_handle(struct ctx *c, struct rdesc *d)
 
 static void close_line(struct rec_writer *w, struct rdesc *d)
 {
-	struct rline *l = line_add(w, w->last_ts - w->t0, OP_CLOSE, 0);
+	uint64_t ts = w->last_ts - w->t0;
+	struct rline *l = line_add(w, ts < TS_LIMIT_NS ? ts : TS_LIMIT_NS,
+				   OP_CLOSE, 0);
 
 	if (l)
 		l->fnum = d->fnum;

@@ -15,6 +15,7 @@
 #include "rec_writer.h"
 
 #define NONE UINT32_MAX
+#define TS_LIMIT_NS (UINT64_C(10000000) * 1000000000u) /* 10^7 s */
 
 /* An open file description: what a NetBench handle stands for. */
 struct rdesc {

@@ -17,6 +17,8 @@ PROBE=$ROOT/build/tests/cli/recwork
 [ -x "$PROBE" ] || fail "$PROBE not built (make check builds it)"
 MNT=$TMP/mnt
 mkdir -p "$MNT" "$TMP/w"
+# strace ARGS: LeakSanitizer (SAN=1) cannot run under ptrace
+st() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 mount -t tmpfs -o size=64m tmpfs "$MNT" || skip "cannot mount a tmpfs"
 at_exit "umount -l $MNT"
 
@@ -57,7 +59,7 @@ UnlockX 1
 WriteX 15"
 
 note "1. strace -f -tt -T -y of recwork, relative paths"
-(cd "$TMP/w" && strace -f -tt -T -y -e trace=file,desc -o "$TMP/log" \
+(cd "$TMP/w" && st -f -tt -T -y -e trace=file,desc -o "$TMP/log" \
 	"$PROBE" .) || fail "recwork under strace failed"
 expect_rc 0 "$DBNG" record --from-strace "$TMP/log" --root "$TMP/w" \
 	-o "$TMP/w.load" 2>"$TMP/err"
@@ -80,9 +82,9 @@ grep -q "log:[0-9]*: .* of /.*: outside --root $TMP/w, not recorded" \
 note "2. replay once on tmpfs, every op as often as recorded, none failing"
 # what reaches the kernel on files of the tree, both times: the calls
 # and the bytes of each family (strace -y names each descriptor's file)
-strace -f -y -e trace=pwrite64,pread64,write,read,fsync -o "$TMP/c.rec" \
+st -f -y -e trace=pwrite64,pread64,write,read,fsync -o "$TMP/c.rec" \
 	"$PROBE" "$TMP/w" || fail "recwork under strace failed"
-expect_rc 0 strace -f -y -e trace=pwrite64,pread64,write,read,fsync \
+expect_rc 0 st -f -y -e trace=pwrite64,pread64,write,read,fsync \
 	-o "$TMP/c.rep" "$DBNG" -c "$TMP/w.load" -D "$MNT" --run-once \
 	--no-resolve --json "$TMP/r.json" 1 >"$TMP/out" 2>"$TMP/rerr"
 [ ! -s "$TMP/rerr" ] || fail "the replay said: $(cat "$TMP/rerr")"
@@ -130,7 +132,7 @@ PY
 	fail "the replay's reads, writes and fsyncs differ from recwork's"
 
 note "3. the brief's flags: strace -f -tt -T -e trace=file,desc (no -y)"
-strace -f -tt -T -e trace=file,desc -o "$TMP/log2" "$PROBE" "$TMP/w" ||
+st -f -tt -T -e trace=file,desc -o "$TMP/log2" "$PROBE" "$TMP/w" ||
 	fail "recwork under strace failed"
 expect_rc 0 "$DBNG" record --from-strace "$TMP/log2" --root "$TMP/w" \
 	-o "$TMP/w2.load" 2>/dev/null

@@ -315,6 +315,9 @@ static void test_refused(void **state)
 		 ":1: a byte strace does not write (0x1b at column 12)"},
 		{"7 close(3) = 0\n7 close(4)\0 = 0\n", ":2: a NUL byte in the line"},
 		{"[pid x] close(3) = 0\n", ":1: not a line of strace output"},
+		{"7 10:00:00.000000 close(3) = 0\n"
+		 "7 1700000000.000000 close(3) = 0\n",
+		 ":2: a time more than 10^7 s from the log's first"},
 		{"7 <... read resumed> = 3\n7 close(3) = 0\n"
 		 "7 <... read = 3\n",
 		 ":3: a resumed call without its name"},
