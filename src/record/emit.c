@@ -165,7 +165,8 @@ int emit_setup(struct rec_writer *w, FILE *f, bool own)
 	}
 	if (own)
 		fprintf(f, "# dbench-ng record: the set-up of a recorded "
-			   "loadfile, to run once before it (docs/record.md)\n");
+			   "loadfile, to run before it with --run-once "
+			   "--skip-cleanup (docs/record.md)\n");
 	fprintf(f,
 		"# set-up: the tree as the trace found it (%u directories, %u "
 		"files, %" PRIu64 " bytes written as zeros)%s\n",
@@ -315,7 +316,7 @@ static void header(FILE *f, struct rec_writer *w, bool setup_apart)
 			   "I/O is not in this loadfile\n");
 	if (setup_apart)
 		fprintf(f, "# the set-up is a loadfile of its own (--setup): "
-			   "run it once first\n");
+			   "run it first, with --skip-cleanup\n");
 	fprintf(f, "# replay: dbench-ng --no-resolve -c THIS -D DIR N "
 		   "(docs/record.md)\n");
 }
