@@ -9,7 +9,7 @@
  * given to the writer first, stamped with the clock of the BPF program
  * (CLOCK_MONOTONIC).  The ring buffer is drained until the command
  * ends, or the processes do, or a signal says stop (for a command, the
- * signal reaches it too: the recording goes on until it has ended).
+ * signal is passed on to it: the recording goes on until it has ended).
  */
 #include "launch.h"
 
@@ -158,6 +158,7 @@ static int run_command(struct launch *l, struct rec_bpf_cfg *cfg, char *why,
 		       size_t len)
 {
 	int go[2], ex[2], err = 0;
+	bool fwd = false;
 	struct rec_bpf *b;
 	char r[1024];
 	pid_t pid;
@@ -209,8 +210,13 @@ static int run_command(struct launch *l, struct rec_bpf_cfg *cfg, char *why,
 		rec_bpf_stop(b);
 		return 2;
 	}
-	while (waitpid(pid, &l->status, WNOHANG) == 0)
+	while (waitpid(pid, &l->status, WNOHANG) == 0) {
+		if (stop_sig && !fwd) { /* passed on once: it ends the command */
+			kill(pid, stop_sig);
+			fwd = true;
+		}
 		rec_bpf_poll(b, 100);
+	}
 	drain(b);
 	l->lost = rec_bpf_lost(b);
 	rec_bpf_stop(b);
