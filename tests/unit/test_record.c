@@ -21,7 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "bpf_rec.h"
 #include "loadfile.h"
+#include "rec_bpf.h"
 #include "rec_writer.h"
 #include "strace.h"
 
@@ -253,11 +258,78 @@ static void test_setup_trailer(void **state)
 	free(text);
 }
 
+/* the BPF program's records (bpf_decode.c): made up here */
+static void test_bpf_records(void **state)
+{
+	static struct rec_bpf_ev r;
+	struct rec_raw raw;
+	struct rec_ev ev;
+	struct stat st = {.st_mode = S_IFREG | 0644, .st_size = 42};
+	size_t full = sizeof(r);
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.type = REC_BPF_SYSCALL;
+	r.nr = SYS_openat;
+	r.pid = r.tgid = 7;
+	r.ret = 3;
+	r.arg[0] = (uint64_t)(int64_t)-100;
+	r.arg[1] = 0x1000; /* the path's pointer: not NULL */
+	r.arg[2] = 0101;   /* O_WRONLY|O_CREAT */
+	strcpy(r.str[0], "a/b");
+	r.slen[0] = 4;
+	assert_int_equal(rec_bpf_event(&r, full, &raw, &ev), 1);
+	assert_int_equal(ev.kind, RK_OPEN);
+	assert_int_equal(ev.fd, -100);
+	assert_string_equal(ev.path, "a/b");
+	assert_int_equal(ev.a[0], 0101);
+	assert_int_equal(ev.flags & REC_EV_BADPATH, 0);
+	/* a path without its NUL, or cut, or unreadable: marked bad */
+	r.slen[0] = 3;
+	assert_int_equal(rec_bpf_event(&r, full, &raw, &ev), 1);
+	assert_true(ev.flags & REC_EV_BADPATH);
+	r.slen[0] = -14;
+	assert_int_equal(rec_bpf_event(&r, full, &raw, &ev), 1);
+	assert_true(ev.flags & REC_EV_BADPATH);
+	r.slen[0] = 4;
+	assert_int_equal(rec_bpf_event(&r, REC_BPF_STR0 + 2, &raw, &ev), 1);
+	assert_true(ev.flags & REC_EV_BADPATH);
+	/* short records, unknown types and calls: refused */
+	assert_int_equal(rec_bpf_event(&r, REC_BPF_HDR - 1, &raw, &ev), -1);
+	r.nr = 999;
+	assert_int_equal(rec_bpf_event(&r, full, &raw, &ev), -1);
+	r.type = 77;
+	assert_int_equal(rec_bpf_event(&r, full, &raw, &ev), -1);
+	/* fstat's struct stat, read back */
+	memset(&r, 0, sizeof(r));
+	r.type = REC_BPF_SYSCALL;
+	r.nr = SYS_fstat;
+	r.arg[0] = 3;
+	memcpy(r.blob, &st, sizeof(r.blob));
+	r.blen = sizeof(r.blob);
+	assert_int_equal(rec_bpf_event(&r, REC_BPF_STR0, &raw, &ev), 1);
+	assert_int_equal(ev.kind, RK_STAT);
+	assert_true(ev.flags & REC_EV_STAT);
+	assert_int_equal(ev.st_size, 42);
+	/* a fork that shares the descriptor table */
+	memset(&r, 0, sizeof(r));
+	r.type = REC_BPF_FORK;
+	r.pid = r.tgid = 7;
+	r.nr = 8;
+	r.other = 8;
+	r.flags = REC_BPF_F_FILES;
+	assert_int_equal(rec_bpf_event(&r, REC_BPF_HDR, &raw, &ev), 1);
+	assert_int_equal(ev.kind, RK_FORK);
+	assert_int_equal(ev.a[0], 8);
+	assert_int_equal(ev.a[2], REC_FORK_FILES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_setup_trailer),
+		cmocka_unit_test(test_bpf_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
