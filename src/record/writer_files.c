@@ -97,7 +97,7 @@ void wr_on_open(struct ctx *c)
 	char *abs = wr_path(c, ev->fd, ev->path, ev->fdpath);
 	const char *rel = under_root(w, abs);
 	struct rdesc *d;
-	int disp;
+	int disp, opts;
 
 	if (ev->ret < 0) {
 		if (rel)
@@ -124,8 +124,16 @@ void wr_on_open(struct ctx *c)
 		p = wr_lpath(c, rel);
 		disp = (flags & O_CREAT) ? ((flags & O_TRUNC) ? 5 : 2)
 					 : ((flags & O_TRUNC) ? 4 : 1);
+		opts = d->dir ? NT_DIR : NT_NONDIR;
+		if (!d->dir && (flags & O_DSYNC)) { /* O_SYNC includes it */
+			opts |= NT_WRITE_THROUGH;
+			tally(w, TK_NOTE,
+			      "opens with O_SYNC or O_DSYNC, create_options 0x2 "
+			      "(write-through): a replay opens so with -s only",
+			      1);
+		}
 		if (p != NONE && n != NONE)
-			wr_open_line(c, d, p, d->dir ? NT_DIR : NT_NONDIR,
+			wr_open_line(c, d, p, opts,
 				  d->dir ? 1 : disp, false);
 	} else if (abs) {
 		wr_outside(c, abs);

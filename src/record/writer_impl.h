@@ -207,6 +207,7 @@ int emit_setup(struct rec_writer *w, FILE *f, bool own);
 /* writer.c, writer_files.c, writer_names.c: the mapping */
 #define NT_DIR	    0x1	 /* FILE_DIRECTORY_FILE */
 #define NT_NONDIR   0x40 /* FILE_NON_DIRECTORY_FILE */
+#define NT_WRITE_THROUGH 0x2 /* FILE_WRITE_THROUGH */
 #define LEVEL_BASIC 1004 /* FileBasicInformation */
 #define LEVEL_FS    259	 /* FileFsSizeInformation */
 #define LEVEL_ALLOC 1019 /* FileAllocationInformation */

@@ -203,6 +203,12 @@ static const struct {
 	 "ReadX 1 33554432 6445568 6445568 NT_STATUS_OK\n"
 	 "WriteX 2000000000 0 1 1 NT_STATUS_OK\n"
 	 "Close 1 NT_STATUS_OK\nClose 2000000000 NT_STATUS_OK\n"},
+	{"write-through",
+	 "1 openat(AT_FDCWD, \"/r/s\", O_WRONLY|O_CREAT|O_SYNC, 0644) = 3\n"
+	 "1 openat(AT_FDCWD, \"/r/t\", O_WRONLY|O_DSYNC) = 4\n",
+	 "NTCreateX " C "\\s\" 0x42 0x2 1 NT_STATUS_OK\n"
+	 "NTCreateX " C "\\t\" 0x42 0x1 2 NT_STATUS_OK\n"
+	 "Close 1 NT_STATUS_OK\nClose 2 NT_STATUS_OK\n"},
 	{"ftruncate, fallocate, locks",
 	 "1 openat(AT_FDCWD, \"/r/a\", O_RDWR) = 3\n"
 	 "1 ftruncate(3, 10) = 0\n"
