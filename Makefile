@@ -142,6 +142,7 @@ PROBE_LAYER_recwork    := base
 FUZZ_LAYER_fuzz_loadfile := workload
 FUZZ_LAYER_fuzz_json     := results
 FUZZ_LAYER_fuzz_options  := cli
+FUZZ_LAYER_fuzz_strace   := record
 layer_of = $(or $($(1)),$(error $(1) is not set: name the layer of $(2) in the Makefile))
 # the tests' own helper programs: the probes of tests/cli/*.sh, faultfs and
 # the libFuzzer targets (compiled only: tests/cli/fuzz.sh builds the real

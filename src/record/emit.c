@@ -14,6 +14,7 @@
 #include "writer_impl.h"
 
 #define SETUP_CHUNK (1 << 20) /* the set-up's WriteX size */
+#define SETUP_FILE_MAX (INT64_C(1) << 30)
 
 /* a comment's text: no line end or control character in it */
 static void put_comment_text(FILE *f, const char *s)
@@ -87,9 +88,22 @@ static bool was_there(const struct tnode *t)
 	       (t->size_min > 0 || t->size_exact > 0);
 }
 
-static int64_t size_then(const struct tnode *t)
+/* the size the set-up makes a file: what the trace showed, at most
+ * SETUP_FILE_MAX (a sparse file of a terabyte is not written as zeros
+ * at every pass; reads past the end come back short, and are counted) */
+static int64_t size_then(struct rec_writer *w, const struct tnode *t,
+			 bool count)
 {
-	return t->size_exact >= 0 ? t->size_exact : t->size_min;
+	int64_t n = t->size_exact >= 0 ? t->size_exact : t->size_min;
+
+	if (n <= SETUP_FILE_MAX)
+		return n;
+	if (count)
+		tally(w, TK_NOTE,
+		      "files larger than 1 GiB before the trace, made 1 GiB "
+		      "by the set-up",
+		      1);
+	return SETUP_FILE_MAX;
 }
 
 /* a Mkdir of each directory above @name not made yet */
@@ -161,7 +175,7 @@ int emit_setup(struct rec_writer *w, FILE *f, bool own)
 
 		dir ? nd++ : nf++;
 		if (!dir)
-			bytes += (uint64_t)size_then(v[i].t);
+			bytes += (uint64_t)size_then(w, v[i].t, false);
 	}
 	if (own)
 		fprintf(f, "# dbench-ng record: the set-up of a recorded "
@@ -188,7 +202,7 @@ int emit_setup(struct rec_writer *w, FILE *f, bool own)
 				setup_line(f, w, OP_MKDIR, p, 0, 0, 0);
 			strmap_put(&made, v[i].name, 1);
 		} else {
-			setup_file(f, w, p, size_then(v[i].t));
+			setup_file(f, w, p, size_then(w, v[i].t, true));
 		}
 	}
 	fprintf(f, "# end of the set-up\n");

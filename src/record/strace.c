@@ -27,6 +27,7 @@
 
 #define LINE_MAX_LEN (1 << 20) /* longer lines are skipped */
 #define DAY_NS	     (86400ull * 1000000000ull)
+#define RW_MAX	     0x7ffff000 /* the most a read or write returns */
 #define TS_MAX_NS    (10000000ull * 1000000000ull) /* a loadfile's 10^7 s */
 
 struct pend {
@@ -211,8 +212,12 @@ static void call(struct state *s, int pid, uint64_t ts, const char *text)
 	if (raw.cwd && !s->st->first_cwd[0])
 		snprintf(s->st->first_cwd, sizeof(s->st->first_cwd), "%s",
 			 raw.cwd);
-	if (rec_decode(&raw, &ev))
-		emit(s, &ev);
+	if (!rec_decode(&raw, &ev))
+		return;
+	if ((ev.kind == RK_READ || ev.kind == RK_WRITE) && ev.ret > RW_MAX)
+		return skip(s, "a read or write of more than one call can "
+			       "move (0x7ffff000 bytes)");
+	emit(s, &ev);
 }
 
 static void resumed(struct state *s, int pid, const char *body)

@@ -472,8 +472,13 @@ int st_fill(const struct st_call *c, struct rec_raw *raw, char *buf,
 					raw->annot[i] = a;
 			}
 			e = memmem(s, n, "/* ", 3);
-			if (e && raw->sys->form == SF_GETDENTS)
-				raw->nent = atoi(e + 3);
+			if (e && raw->sys->form == SF_GETDENTS) {
+				long k = strtol(e + 3, NULL, 10);
+
+				/* the entries of one call: a buffer's worth */
+				raw->nent = k < 0 ? -1 : k > 1000000 ? 1000000
+								    : (int)k;
+			}
 		}
 	}
 	if (bad) {

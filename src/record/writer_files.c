@@ -325,7 +325,10 @@ void wr_on_getdents(struct ctx *c)
 		tree_seen(c->w, d->node, true, T_DIR);
 	}
 	if (ev->a[0] > 0)
-		c->w->lines[d->find].a[2] += ev->a[0];
+		c->w->lines[d->find].a[2] =
+			ev->a[0] > FIND_MAX - c->w->lines[d->find].a[2]
+				? FIND_MAX
+				: c->w->lines[d->find].a[2] + ev->a[0];
 }
 
 void wr_on_truncate(struct ctx *c)
