@@ -5,8 +5,9 @@
 # did; replay it once with one client on a tmpfs and check that every op
 # ran as often as recorded, with the status the trace saw, and that the
 # replay makes the reads, writes and fsyncs the program made (counted by
-# strace -c, both times).  Then the log of the brief's strace flags
-# (no -y), and hostile logs and options: LOG:LINE, exit 2, no file
+# strace -y, both times); strace a shell script and find each of its
+# calls, and replay it.  Then a log of strace -f -tt -T -e
+# trace=file,desc (no -y), and hostile logs and options: LOG:LINE, exit 2, no file
 # written.
 . "$(dirname "$0")/../lib.sh"
 
@@ -131,7 +132,50 @@ assert rep == rec, "the replay's calls differ from recwork's"
 PY
 	fail "the replay's reads, writes and fsyncs differ from recwork's"
 
-note "3. the brief's flags: strace -f -tt -T -e trace=file,desc (no -y)"
+note "2b. a shell script: each of its calls found, replayed once without a failure"
+mkdir -p "$TMP/s"
+(cd "$TMP/s" && st -f -tt -T -y -e trace=file,desc -o "$TMP/slog" sh -c 'mkdir d
+echo hello >d/a.txt
+cat d/a.txt >/dev/null
+mv d/a.txt d/b.txt
+ls d >/dev/null
+echo more >>d/b.txt
+rm d/b.txt
+rmdir d') || fail "the script under strace failed"
+expect_rc 0 "$DBNG" record --from-strace "$TMP/slog" --root "$TMP/s" \
+	-o "$TMP/s.load" 2>/dev/null
+has() {
+	[ "$(grep -c "^[0-9.]* $1\$" "$TMP/s.load")" = "${2:-1}" ] ||
+		fail "not ${2:-1} line(s) '$1' in the loadfile:
+$(grep -v '^#' "$TMP/s.load")"
+}
+C='\\clients\\client1'
+has "Mkdir \"$C\\\\d\" NT_STATUS_OK"
+has "NTCreateX \"$C\\\\d\\\\a.txt\" 0x40 0x5 [0-9]* NT_STATUS_OK"
+has "WriteX [0-9]* 0 6 6 NT_STATUS_OK"
+has "NTCreateX \"$C\\\\d\\\\a.txt\" 0x40 0x1 [0-9]* NT_STATUS_OK"
+has "ReadX [0-9]* 0 [0-9]* 6 NT_STATUS_OK"
+has "Rename \"$C\\\\d\\\\a.txt\" \"$C\\\\d\\\\b.txt\" NT_STATUS_OK"
+has "FIND_FIRST \"$C\\\\d\\\\\\*\" 260 1000000 [0-9]* NT_STATUS_OK"
+# >> is O_APPEND: the write lands at the end the trace knows (6 bytes)
+has "NTCreateX \"$C\\\\d\\\\b.txt\" 0x40 0x2 [0-9]* NT_STATUS_OK"
+has "WriteX [0-9]* 6 5 5 NT_STATUS_OK"
+has "Unlink \"$C\\\\d\\\\b.txt\" 0x6 NT_STATUS_OK"
+has "Rmdir \"$C\\\\d\" NT_STATUS_OK"
+expect_rc 0 "$DBNG" -c "$TMP/s.load" -D "$MNT" --run-once --no-resolve \
+	--json "$TMP/s.json" 1 >/dev/null 2>"$TMP/serr"
+[ ! -s "$TMP/serr" ] || fail "the replay said: $(cat "$TMP/serr")"
+python3 - "$TMP/s.json" "$TMP/s.load" <<'PY' || fail "replayed counts differ"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(1 for l in open(sys.argv[2]) if l.strip() and not l.startswith("#"))
+got = sum(o["count"] for o in d["ops"])
+assert got == n, (got, n)
+assert not d["errors"] and not any(o["errors"] for o in d["ops"]), d["errors"]
+print("ok: the script's", n, "ops replayed, none failed")
+PY
+
+note "3. no -y: strace -f -tt -T -e trace=file,desc (no -y)"
 st -f -tt -T -e trace=file,desc -o "$TMP/log2" "$PROBE" "$TMP/w" ||
 	fail "recwork under strace failed"
 expect_rc 0 "$DBNG" record --from-strace "$TMP/log2" --root "$TMP/w" \
