@@ -29,8 +29,8 @@ struct launch {
 
 /*
  * launch_record - record as @l says.  0 when the recording ran (its
- * results in @l); 2 (a PID that does not exist) or 3 (BPF unavailable, a
- * command that cannot start) with the reason in @why.
+ * results in @l); 2 (a PID that does not exist, a command that cannot
+ * run) or 3 (BPF unavailable, no pipe or fork) with the reason in @why.
  */
 int launch_record(struct launch *l, char *why, size_t len);
 
