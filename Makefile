@@ -110,6 +110,7 @@ UT_LAYER_sockopt     := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
+UT_LAYER_result_own  := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine

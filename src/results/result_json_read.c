@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "result_foreign.h"
 
 struct reader {
 	const char *name;
@@ -283,8 +284,9 @@ static void read_hist(struct reader *rd, json_t *lat, const char *key, int op,
 		n += (uint64_t)json_integer_value(c);
 	}
 	if (has_bins && n + h->overflow != h->count)
-		rerr(rd, "ops[%s]%s: the bins hold %llu values, count is %llu",
-		     op_info[op].label, strcmp(key, "lat_ns") ? ".resp_ns" : "",
+		rerr(rd, "ops[%s]%s%s: the bins hold %llu values, count is "
+		     "%llu", op_info[op].label, strcmp(key, "lat_ns") ? "." : "",
+		     strcmp(key, "lat_ns") ? key : "",
 		     (unsigned long long)(n + h->overflow),
 		     (unsigned long long)h->count);
 }
@@ -310,6 +312,25 @@ static void read_resp_op(struct reader *rd, json_t *o, struct result *r,
 	rr->late[op] = get_u64(rd, rt, w, "late_starts");
 	rr->late_max_ns[op] = get_u64(rd, rt, w, "late_max_ns");
 	read_hist(rd, rt, "resp_ns", op, &rr->h[op], true);
+}
+
+/* An op's own latencies and foreign wait (BPF): optional, absent in
+ * older results and in runs without the accounting */
+static void read_own_op(struct reader *rd, json_t *o, struct result_op *ro,
+			int op)
+{
+	json_t *ow = json_object_get(o, "own");
+
+	if (json_object_get(o, "foreign_ns"))
+		ro->foreign_ns = get_u64(rd, o, "ops[].", "foreign_ns");
+	if (!ow)
+		return;
+	if (!json_is_object(ow)) {
+		rerr(rd, "ops[%s].own: not an object", op_info[op].label);
+		return;
+	}
+	ro->own.count = get_u64(rd, ow, "ops[].own.", "count");
+	read_hist(rd, ow, "own", op, &ro->own, true);
 }
 
 static void read_op(struct reader *rd, json_t *o, struct result *r)
@@ -344,6 +365,7 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 	if (rd->failed)
 		return;
 	read_resp_op(rd, o, r, op);
+	read_own_op(rd, o, ro, op);
 	mx = json_object_get(o, "max_op");
 	if (json_is_object(mx)) {
 		json_t *v = json_object_get(mx, "client");
@@ -854,6 +876,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	json_t *doc, *sum, *ops, *cfg, *v;
 	struct result *r;
 	const char *st;
+	char msg[200];
 	size_t i;
 	int fv;
 
@@ -922,6 +945,9 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_stalls(&rd, json_object_get(doc, "stalls"), r);
 	read_disturb(&rd, json_object_get(doc, "disturbance"), r);
 	read_hosts(&rd, json_object_get(doc, "hosts"), r);
+	if (!rd.failed && result_foreign_read(json_object_get(doc, "foreign"),
+					      &r->foreign, msg, sizeof(msg)))
+		rerr(&rd, "%s", msg);
 	old_stall_threshold(cfg, r);
 	if (rd.failed)
 		goto fail;
