@@ -226,22 +226,27 @@ build/src/backends/registry.o: build/backends.txt
 build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
 $(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
 	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
-# the BPF object and its skeleton (a header embedding the object), made
-# only when BPF_FOUND; offcpu_bpf.o is rebuilt when BPF_FOUND changes
+# the BPF objects and their skeletons (a header embedding the object),
+# made only when BPF_FOUND; NAME_bpf.o is rebuilt when BPF_FOUND changes:
+# offcpu (the stall watchdog's tracing), foreign (own latencies)
+BPF_PROGS := offcpu foreign
 build/bpf.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BPF_DEFS)' | cmp -s - $@ || echo '$(BPF_DEFS)' > $@
-build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),build/bpf/offcpu.skel.h)
-build/src/engine/offcpu_bpf.o: override CPPFLAGS += $(BPF_DEFS) \
-	$(if $(BPF_FOUND),$(shell pkg-config --cflags $(BPF_PKG)))
-build/bpf/offcpu.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
-		src/engine/offcpu_rec.h
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: build/bpf.txt \
+	$(if $(BPF_FOUND),build/bpf/$(p).skel.h)))
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: override \
+	CPPFLAGS += $(BPF_DEFS) $(if $(BPF_FOUND),$(shell pkg-config \
+	--cflags $(BPF_PKG)))))
+build/bpf/offcpu.bpf.o: src/engine/offcpu_rec.h
+build/bpf/foreign.bpf.o: src/engine/foreign_acct.h
+build/bpf/%.bpf.o: src/engine/bpf/%.bpf.c src/engine/bpf/vmlinux_min.h
 	@mkdir -p $(@D)
 	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
 		-Isrc/engine -Isrc/engine/bpf \
 		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
-build/bpf/offcpu.skel.h: build/bpf/offcpu.bpf.o
-	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu_bpf > $@.tmp && \
+build/bpf/%.skel.h: build/bpf/%.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && \
 		mv $@.tmp $@
 .PHONY: FORCE
 FORCE:
