@@ -120,6 +120,7 @@ UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
+UT_LAYER_foreign     := engine
 UT_LAYER_client      := engine
 UT_LAYER_registry    := backends
 UT_LAYER_nfs         := backends
