@@ -22,6 +22,7 @@
 
 #include "num.h"
 #include "percentiles.h"
+#include "report_busy.h"
 #include "report_offcpu.h"
 #include "str_clean.h"
 #include "result.h"
@@ -611,6 +612,8 @@ void report_text_run(FILE *f, const struct result *r,
 
 	if (r->nhosts && !cfg->machine)
 		hosts_line(f, r);
+	if (!cfg->machine)
+		report_busy(f, r);
 	op_tables(f, r, result);
 	if (!result) {
 		if (r->status == RESULT_FAILED)
