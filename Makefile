@@ -127,6 +127,7 @@ UT_LAYER_nfs         := backends
 UT_LAYER_sockio      := backends
 UT_LAYER_frame       := server
 UT_LAYER_report_text := report
+UT_LAYER_report_busy := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
 UT_LAYER_workload    := analysis

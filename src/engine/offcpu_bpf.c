@@ -238,7 +238,8 @@ static int load(struct offcpu_trace *t, uint64_t stack_min)
 		.sz = sizeof(opts),
 		.object_name = "offcpu",
 	};
-	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min};
+	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min,
+				     .parent_tgid = (__u32)getpid()};
 	struct bpf_map *ro, *bss;
 	const void *elf;
 	size_t sz, n;

@@ -403,6 +403,7 @@ static void stalls(FILE *f, const struct result *r)
 		fputs("), ", f);
 		safe(f, ev->file ? ev->file : "?");
 		fprintf(f, ":%u\n", ev->line);
+		report_offcpu_headline(f, ev); /* before the /proc stacks */
 		if (ev->path) {
 			fprintf(f, "     ");
 			safe(f, ev->path);

@@ -596,6 +596,26 @@ static int get_ctx(struct reader *rd, json_t *o, const char *where)
 	return c;
 }
 
+/* Who held the CPU a stalled op waited for; optional */
+static void read_holder(struct reader *rd, json_t *h, struct result_offcpu *oc)
+{
+	const char *c = json_string_value(json_object_get(h, "comm"));
+	int k = holder_kind_parse(json_string_value(json_object_get(h,
+								     "kind")));
+
+	if (!h)
+		return;
+	if (!c || k < 0) {
+		rerr(rd, "field 'stalls.events[].offcpu.holder' is not "
+			 "{comm, ms, kind}");
+		return;
+	}
+	snprintf(oc->holder, sizeof(oc->holder), "%s", c);
+	oc->holder_ms = get_figure(rd, h, "stalls.events[].offcpu.holder.",
+				   "ms");
+	oc->holder_kind = k;
+}
+
 /* Why a stalled op waited (BPF); absent or null without the tracing */
 static void read_offcpu(struct reader *rd, json_t *o, struct result_offcpu *oc)
 {
@@ -611,6 +631,7 @@ static void read_offcpu(struct reader *rd, json_t *o, struct result_offcpu *oc)
 	oc->sleeps = (uint32_t)get_int(rd, o, w, "sleeps", 0, INT32_MAX);
 	oc->preempted = (uint32_t)get_int(rd, o, w, "preempted", 0, INT32_MAX);
 	oc->partial = get_bool(rd, o, w, "partial");
+	read_holder(rd, json_object_get(o, "holder"), oc);
 	json_array_foreach(get(rd, o, w, "waits", JSON_ARRAY), i, x) {
 		struct result_wait *v;
 		const char *st;

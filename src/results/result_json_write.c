@@ -377,6 +377,11 @@ static json_t *offcpu_json(const struct result_offcpu *oc)
 	set(o, "sleeps", json_integer(oc->sleeps));
 	set(o, "preempted", json_integer(oc->preempted));
 	set(o, "partial", json_boolean(oc->partial));
+	if (oc->holder[0]) /* optional: who held the CPU it waited for */
+		set(o, "holder",
+		    json_pack("{s:s, s:f, s:s}", "comm", oc->holder, "ms",
+			      oc->holder_ms, "kind",
+			      holder_kind_name(oc->holder_kind)));
 	for (int i = 0; i < oc->nwaits; i++)
 		json_array_append_new(w, wait_json(&oc->waits[i]));
 	set(o, "waits", w);

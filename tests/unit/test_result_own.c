@@ -311,6 +311,54 @@ static void test_holders(void **state)
 		assert_string_not_equal(f.holders[i].comm, "zz");
 }
 
+/* Who held the CPU a stall waited for (stalls.events[].offcpu.holder)
+ * comes back; an older event without it reads as unknown; a bad one is
+ * refused */
+static void test_stall_holder(void **state)
+{
+	struct result *a = sample(), *b;
+	struct result_stall *ev = &a->stalls.events[0];
+	json_t *d, *h;
+	char err[512];
+
+	(void)state;
+	a->stalls.enabled = true;
+	a->stalls.nevents = 1;
+	ev->op = OP_RENAME;
+	ev->duration_ms = 274;
+	ev->ended = true;
+	ev->offcpu.valid = true;
+	ev->offcpu.runq_ms = 273.7;
+	snprintf(ev->offcpu.holder, sizeof(ev->offcpu.holder), "kworker/0:1");
+	ev->offcpu.holder_ms = 250.5;
+	ev->offcpu.holder_kind = HOLDER_KTHREAD;
+	d = doc_of(a);
+	b = parse(d, err, sizeof(err), 0);
+	assert_string_equal(b->stalls.events[0].offcpu.holder, "kworker/0:1");
+	assert_true(b->stalls.events[0].offcpu.holder_ms == 250.5);
+	assert_int_equal(b->stalls.events[0].offcpu.holder_kind,
+			 HOLDER_KTHREAD);
+	result_free(b);
+	h = json_object_get(json_object_get(json_array_get(json_object_get(
+				json_object_get(d, "stalls"), "events"), 0),
+					    "offcpu"),
+			    "holder");
+	assert_string_equal(json_string_value(json_object_get(h, "kind")),
+			    "kernel_thread");
+	json_object_set_new(h, "kind", json_string("daemon"));
+	parse(d, err, sizeof(err), -1);
+	assert_non_null(strstr(err, "offcpu.holder' is not {comm, ms, kind}"));
+	json_object_del(json_object_get(json_array_get(json_object_get(
+				json_object_get(d, "stalls"), "events"), 0),
+					"offcpu"),
+			"holder");
+	b = parse(d, err, sizeof(err), 0);
+	assert_int_equal(b->stalls.events[0].offcpu.holder[0], 0);
+	result_free(b);
+	json_decref(d);
+	result_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_holders),
+		cmocka_unit_test(test_stall_holder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
