@@ -44,14 +44,19 @@ static void add_own(struct stats *dst, const struct stats *src)
 
 void stats_add(struct stats *dst, const struct stats *src)
 {
+	stats_add_series(dst, src);
+	if (src->nown)
+		add_own(dst, src);
+}
+
+void stats_add_series(struct stats *dst, const struct stats *src)
+{
 	for (int i = 0; i < OP_NR; i++) {
 		dst->errors[i] += src->errors[i];
 		dst->bytes[i] += src->bytes[i];
 		dst->not_run[i] += src->not_run[i];
 		hist_add(&dst->op[i], &src->op[i]);
 	}
-	if (src->nown)
-		add_own(dst, src);
 	if (!src->nresp)
 		return;
 	dst->nresp += src->nresp;

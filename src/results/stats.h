@@ -47,6 +47,10 @@ void stats_reset(struct stats *st);
 /* stats_add - @dst += @src (exact: sums, and the max of the maxima). */
 void stats_add(struct stats *dst, const struct stats *src);
 
+/* stats_add_series - stats_add without the own latencies: what the
+ * per-second series reads (ticks.c), at no extra cost per tick */
+void stats_add_series(struct stats *dst, const struct stats *src);
+
 /*
  * stats_record_resp - a paced op @op due at @due started at @t0 and ended
  * at @t1: its response time t1 - due into resp[op] (its service time,
