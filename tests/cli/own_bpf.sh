@@ -70,7 +70,7 @@ if mode == "busy":
     # machine took more of it (4 rows are kept): some, never nothing
     assert f["holders"] and all(h["comm"] and h["ns"] > 0
                                 for h in f["holders"]), f["holders"]
-    print("ok: %.1f ms of %d ops' latency was the burner's" %
+    print("ok: %.1f ms of %d ops' latency was other programs'" %
           (f["wait_ns"] / 1e6, sum(o["count"] for o in ops)))
 PY
 }
