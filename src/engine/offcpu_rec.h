@@ -95,7 +95,7 @@ struct offcpu_task {
 	__u32 waker_ctx;
 	char waker_comm[OFFCPU_COMM];
 	__s32 wstack_len;
-	__u32 pad;
+	__u32 waiting; /* runnable without a CPU: counted in counts.waiting */
 	__u64 wstack[OFFCPU_DEPTH];
 };
 
@@ -113,6 +113,9 @@ struct offcpu_counts {
 	__u64 stack_errors; /* a stack helper failed */
 	__u64 ctx_by;	    /* how a waker's context was told: 1 the
 			       preempt count, 2 interrupt tracepoints */
+	__s64 waiting;	    /* clients runnable without a CPU now: the
+			       CPUs' rings of stretches are kept only
+			       while some are (offcpu_holder) */
 };
 
 #endif

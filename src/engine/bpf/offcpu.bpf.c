@@ -301,6 +301,10 @@ static __always_inline void switched_in(struct task_struct *next,
 	struct offcpu_rec *r;
 	bool full;
 
+	if (ts->waiting) {
+		ts->waiting = 0;
+		__sync_fetch_and_add(&counts.waiting, -1);
+	}
 	if (!ts->off_ns)
 		return;
 	full = ts->state && ts->wake_ns &&
@@ -345,10 +349,13 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct offcpu_task *ts = target(prev);
-	struct cpu_ring *cr = ring();
+	struct cpu_ring *cr;
 	__u64 now = 0;
 
-	if (cr) { /* @prev's stretch on this CPU ends */
+	/* @prev's stretch on this CPU ends: kept only while a client waits
+	 * for a CPU (a stretch that began before the wait is cut at its
+	 * start, so a start not updated meanwhile does no harm) */
+	if (counts.waiting > 0 && (cr = ring())) {
 		now = bpf_ktime_get_ns();
 		if (cr->since) {
 			struct offcpu_stretch *e =
@@ -377,6 +384,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 		ts->waker_ctx = 0;
 		ts->waker_comm[0] = 0;
 		ts->wstack_len = 0;
+		if (!ts->state && !ts->waiting) { /* runnable: it waits */
+			ts->waiting = 1;
+			__sync_fetch_and_add(&counts.waiting, 1);
+		}
 	}
 	ts = target(next);
 	if (ts)
@@ -395,6 +406,10 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ns = now;
+	if (!ts->waiting) { /* runnable from now: it waits */
+		ts->waiting = 1;
+		__sync_fetch_and_add(&counts.waiting, 1);
+	}
 	cur = bpf_get_current_task_btf();
 	ts->waker_pid = cur->pid;
 	ts->waker_tgid = cur->tgid;
