@@ -47,7 +47,7 @@ USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
 USES_server   := server base
-USES_record   := record workload base
+USES_record   := record engine backends results workload base
 USES_cli      := cli record analysis report server backends engine results \
 		 workload base
 USES_mpi      := mpi cli record analysis report server backends engine \
