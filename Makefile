@@ -7,7 +7,11 @@ PROG     := dbench-ng
 PREFIX   ?= /usr/local
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+# the release and the commit (docs/install.md): scripts/version.sh says
+# "VERSION COMMIT", from a tag vX.Y.Z, NEWS.md or a tarball's VERSION file
+VERSION_COMMIT := $(shell scripts/version.sh)
+VERSION  ?= $(word 1,$(VERSION_COMMIT))
+COMMIT   ?= $(word 2,$(VERSION_COMMIT))
 
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
@@ -214,9 +218,10 @@ build/src/%.o: src/%.c build/flags.txt
 # the version is compiled into version.o only, rebuilt when it changes
 build/version.txt: FORCE
 	@mkdir -p $(@D)
-	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
 build/src/base/version.o: build/version.txt
-build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"' \
+	-DDBNG_COMMIT='"$(COMMIT)"'
 build/backends.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BE_DEFS)' | cmp -s - $@ || echo '$(BE_DEFS)' > $@
