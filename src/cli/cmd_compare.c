@@ -7,6 +7,7 @@
 #include "commands.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "compare_workload.h"
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
@@ -65,6 +67,8 @@ static void usage(FILE *f)
 		"change'\n"
 		"      --mixed-paths    compare runs of different --paths "
 		"modes all the same\n"
+		"      --mixed-workloads  compare runs of different loadfiles "
+		"all the same\n"
 		"  -j, --json=FILE      also write the comparison as JSON "
 		"('-': stdout)\n"
 		"  -h, --help           this text\n"
@@ -88,15 +92,19 @@ static int bad(const char *fmt, ...)
 	return 2;
 }
 
+/* An ordinary number (no nan, inf, overflow, denormal, -0: NUM_NORMAL,
+ * NUM_NO_MINUS), with @percent_ok a fraction below 1 or a percentage. */
 static int parse_double(const char *s, double *v, bool percent_ok)
 {
 	const char *end;
 
-	if (num_f64(s, 0, v, &end) != NUM_OK)
+	if (num_f64(s, NUM_NORMAL | NUM_NO_MINUS, v, &end) != NUM_OK)
 		return -1;
 	if (percent_ok && *end == '%') {
 		*v /= 100;
 		end++;
+		if (*v != 0 && !isnormal(*v))
+			return -1; /* a denormal once divided */
 	} else if (percent_ok && *v >= 1) {
 		return -1;
 	}
@@ -134,6 +142,7 @@ int compare_main(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"changed", no_argument, NULL, 'c'},
 		{"mixed-paths", no_argument, NULL, 'P'},
+		{"mixed-workloads", no_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -143,7 +152,7 @@ int compare_main(int argc, char **argv)
 	struct cmp_opts o;
 	char err[1024];
 	int sep = -1, c, nb, nc, rc = 2;
-	bool changed = false, mixed = false;
+	bool changed = false, mixed = false, mixed_wl = false;
 	uint64_t u;
 
 	cmp_opts_default(&o);
@@ -205,6 +214,9 @@ int compare_main(int argc, char **argv)
 		case 'P':
 			mixed = true;
 			break;
+		case 'W':
+			mixed_wl = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -238,17 +250,27 @@ int compare_main(int argc, char **argv)
 	if (load_side(argv + optind, nb, res) ||
 	    load_side(argv + sep + 1, nc, res + nb))
 		goto out;
-	if (!mixed) {
+	if (!mixed || !mixed_wl) {
 		const char **names = calloc((size_t)(nb + nc), sizeof(*names));
 
 		for (int i = 0; names && i < nb + nc; i++)
 			names[i] = i < nb ? argv[optind + i]
 					  : argv[sep + 1 + i - nb];
-		if (names &&
+		if (names && !mixed &&
 		    cmp_paths_differ(res, names, nb + nc, err, sizeof(err))) {
 			fprintf(stderr,
 				"dbench-ng compare: %s (--mixed-paths compares "
 				"them anyway)\n",
+				err);
+			free(names);
+			goto out;
+		}
+		if (names && !mixed_wl &&
+		    cmp_workloads_differ(res, names, nb + nc, NULL, NULL, err,
+					 sizeof(err))) {
+			fprintf(stderr,
+				"dbench-ng compare: %s (--mixed-workloads "
+				"compares them anyway)\n",
 				err);
 			free(names);
 			goto out;

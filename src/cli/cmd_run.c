@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "after_run.h"
 #include "backend.h"
 #include "registry.h"
 #include "builtin.h"
@@ -25,11 +26,14 @@
 #include "result.h"
 #include "result_json.h"
 #include "runner.h"
+#include "stock.h"
 #include "stopsig.h"
 #include "version.h"
 
-/* Parse every loadfile of the comma list @spec into @progs. */
-static int load_programs(const char *spec, struct program **progs, int *n)
+/* Parse every loadfile of the comma list @spec into @progs; @stock: @spec
+ * is the default stock_default() found, which a message says. */
+static int load_programs(const char *spec, bool stock, struct program **progs,
+			 int *n)
 {
 	char err[1024];
 	char *list = strdup(spec), *save = NULL, *name;
@@ -57,7 +61,12 @@ static int load_programs(const char *spec, struct program **progs, int *n)
 		else
 			rc = lf_parse_file(name, &progs[*n], err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "dbench-ng: %s\n", err);
+			fprintf(stderr, "dbench-ng: %s%s\n", err,
+				stock ? " (the loadfile of a run without -c, "
+					"found where dbench 4.0 installs its "
+					"client.txt; -c " BUILTIN_NETBENCH
+					" runs the built-in workload)"
+				      : "");
 			goto fail;
 		}
 		(*n)++;
@@ -241,6 +250,7 @@ static int json_end(struct run_ctx *rc, const struct result *res)
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
+	bool stock = false;
 	const char *const *kv;
 	int nkv;
 
@@ -300,7 +310,10 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 			"file name with --runs (one file per run)\n");
 		return 2;
 	}
-	if (load_programs(rc->cfg.loadfile, rc->progs, &rc->nprogs))
+	if (!rc->cfg.loadfile) /* no -c: dbench 4.0's, else the built-in */
+		rc->cfg.loadfile =
+			stock_default(&stock, rc->note, sizeof(rc->note));
+	if (load_programs(rc->cfg.loadfile, stock, rc->progs, &rc->nprogs))
 		return 2;
 	for (int i = 0; i < rc->nprogs; i++) {
 		if (backend_check(rc->be, rc->progs[i], rc->be_run.req, err,
@@ -334,6 +347,10 @@ int run_start(struct run_ctx *rc)
 			return st;
 		}
 	}
+	/* said once everything else was accepted: a refused command line
+	 * stays one line */
+	if (rc->note[0])
+		fprintf(stderr, "dbench-ng: %s\n", rc->note);
 	return 0;
 }
 
@@ -341,9 +358,10 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 {
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
+	struct after_run after;
 	char err[1024];
 	bool measured;
-	int st;
+	int st, sig;
 
 	*out = NULL;
 	/* run_start() began run 1's file; a run made again (check makes a
@@ -378,6 +396,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
 			&rc->be_run, rc->coord, res, &measured);
+	/* a signal from here is said and ends the program once the
+	 * report and the JSON are done (a second: at once) */
+	after_run_begin(&after, st, cfg->json ? &rc->json : NULL);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,
@@ -387,6 +408,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	/* a failed or interrupted run still leaves what it measured */
 	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
+	sig = after_run_end(&after);
+	if (sig && !st)
+		st = 128 + sig;
 	*out = res;
 	return st;
 }
