@@ -48,30 +48,34 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/examples \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
-# the source tarball build/dbench-ng-VERSION.tar.gz: the files git
+# the source tarball DIST_DIR/dbench-ng-VERSION.tar.gz: the files git
 # tracks, as they are in the work tree, and the file VERSION that
 # scripts/version.sh reads where there is no git
-DIST := dbench-ng-$(VERSION)
+DIST     := dbench-ng-$(VERSION)
+DIST_DIR ?= build
 dist:
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo \
 		"make dist: needs the git tree (this one has no git)" >&2; exit 2; }
-	rm -rf build/dist && mkdir -p build/dist/$(DIST)
-	git ls-files -z | tar --null -T - -cf - | tar -C build/dist/$(DIST) -xf -
-	echo '$(VERSION) $(COMMIT)' > build/dist/$(DIST)/VERSION
-	tar -C build/dist --owner=0 --group=0 --numeric-owner --sort=name \
-		-czf build/$(DIST).tar.gz $(DIST)
-	rm -rf build/dist
-	@echo "make dist: build/$(DIST).tar.gz"
+	rm -rf $(DIST_DIR)/$(DIST).stage && mkdir -p $(DIST_DIR)/$(DIST).stage/$(DIST)
+	git ls-files -z | tar --null -T - -cf - | \
+		tar -C $(DIST_DIR)/$(DIST).stage/$(DIST) -xf -
+	echo '$(VERSION) $(COMMIT)' > $(DIST_DIR)/$(DIST).stage/$(DIST)/VERSION
+	tar -C $(DIST_DIR)/$(DIST).stage --owner=0 --group=0 --numeric-owner \
+		--sort=name -czf $(DIST_DIR)/$(DIST).tar.gz $(DIST)
+	rm -rf $(DIST_DIR)/$(DIST).stage
+	@echo "make dist: $(DIST_DIR)/$(DIST).tar.gz"
 
-# the Debian packages, built from that tarball in build/deb/ (so that
-# nothing is written beside the work tree), then lintian when installed
+# the Debian packages, built from that tarball in DEB_DIR (so that
+# nothing is written beside the work tree; it removes only its own
+# files there), then lintian when installed: an error or a warning fails
+DEB_DIR   ?= build/deb
 DEB_FLAGS ?= -us -uc -b -jauto
 deb: dist
-	rm -rf build/deb && mkdir -p build/deb
-	tar -C build/deb -xzf build/$(DIST).tar.gz
-	cd build/deb/$(DIST) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	rm -rf $(DEB_DIR)/$(DIST) $(DEB_DIR)/dbench-ng*_* && mkdir -p $(DEB_DIR)
+	tar -C $(DEB_DIR) -xzf $(DIST_DIR)/$(DIST).tar.gz
+	cd $(DEB_DIR)/$(DIST) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 		dpkg-buildpackage $(DEB_FLAGS)
 	@if command -v lintian >/dev/null; then \
-		echo "lintian build/deb/*.changes"; \
-		lintian --fail-on error build/deb/*.changes; fi
-	@ls build/deb/*.deb
+		echo "lintian $(DEB_DIR)/dbench-ng_*.changes"; \
+		lintian --fail-on error,warning $(DEB_DIR)/dbench-ng_*.changes; fi
+	@ls $(DEB_DIR)/*.deb
