@@ -103,7 +103,7 @@ echo "ok: tests/cli/completion.sh passes with the installed files"
 note "make install and uninstall, DESTDIR and PREFIX"
 # in the tree dpkg-buildpackage built, with its flags (nothing rebuilt)
 S=$TMP/deb/dbench-ng-$V
-(export DEB_BUILD_MAINT_OPTIONS=hardening=+all && eval "$(dpkg-buildflags --export=sh)" &&
+(cd "$S" && export DEB_BUILD_MAINT_OPTIONS=hardening=+all && eval "$(dpkg-buildflags --export=sh)" &&
 	make -C "$S" install DESTDIR="$TMP/inst" PREFIX=/opt/dbng) >"$TMP/inst.log" 2>&1 ||
 	fail "make install: $(tail -5 "$TMP/inst.log")"
 ! grep -q "^  \(CC\|LD\) " "$TMP/inst.log" || fail "make install rebuilt: $(grep -m3 "^  [CL]" "$TMP/inst.log")"
