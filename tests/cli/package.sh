@@ -22,6 +22,11 @@ netns_ok && enter_netns "$@"
 
 read -r V C < <("$ROOT/scripts/version.sh") || fail "scripts/version.sh failed"
 want="dbench-ng $V${C:+ (commit $C)}"
+# a release names its number twice: NEWS.md's top entry and
+# debian/changelog's (docs/install.md, "Versions")
+news=$(sed -n 's/^## \([0-9.]*\) .*/\1/p' "$ROOT/NEWS.md" | head -1)
+ch=$(cd "$ROOT" && dpkg-parsechangelog -S Version) || fail "dpkg-parsechangelog"
+[ "$news" = "$ch" ] || fail "NEWS.md's top version is $news, debian/changelog's $ch"
 
 note "make deb (in $TMP)"
 make -s -C "$ROOT" deb DIST_DIR="$TMP" DEB_DIR="$TMP/deb" \
