@@ -122,7 +122,7 @@ _dbench_ng()
 	# the subcommand, and the backend chosen so far
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${words[i]} in
-		report | compare | check | tbench | tbench_srv)
+		run | report | compare | check | tbench | tbench_srv | record)
 			[[ $i == 1 && -z $sub ]] && sub=${words[i]} ;;
 		-B | --backend)
 			if [[ ${words[i + 1]} == = ]]; then
@@ -136,9 +136,36 @@ _dbench_ng()
 	done
 	[[ -n $backend ]] || backend=fileio
 	[[ $sub == tbench && $backend == fileio ]] && backend=sockio
+	[[ $sub == run ]] && sub=""
 	help=$(_dbng_help "$prog" ${sub:+"$sub"})
 	[[ $sub == check ]] && help+=$'\n'$(_dbng_help "$prog")
 
+	# record: its own -o and -r, and a command after --
+	if [[ $sub == record ]]; then
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			if [[ ${words[i]} == -- ]]; then
+				if ((i == COMP_CWORD - 1)); then
+					# shellcheck disable=SC2207
+					COMPREPLY=($(compgen -c -- "$cur" | sort -u))
+				else
+					_dbng_files "$cur"
+				fi
+				return
+			fi
+		done
+		case $prev in
+		-o | --output | --output= | --from-strace | --from-strace= | \
+			--setup | --setup=)
+			_dbng_files "$cur"
+			return ;;
+		-r | --root | --root= | --cwd | --cwd=)
+			_dbng_files "$cur" -d
+			return ;;
+		-p | --pid | --pid= | --buffer | --buffer=)
+			COMPREPLY=()
+			return ;;
+		esac
+	fi
 	case $prev in
 	-D | --directory | --directory=)
 		_dbng_files "$cur" -d
@@ -177,7 +204,7 @@ _dbench_ng()
 		# shellcheck disable=SC2046
 		_dbng_reply "$cur" $(_dbng_opts <<<"$help" | sort -u)
 	elif [[ $COMP_CWORD == 1 && -z $sub && ${prog##*/} == dbench-ng ]]; then
-		_dbng_reply "$cur" report compare check tbench tbench_srv
+		_dbng_reply "$cur" run report compare check tbench tbench_srv record
 	elif [[ $sub == report || $sub == compare || $prev == --baseline ]]; then
 		_dbng_files "$cur"
 	else
