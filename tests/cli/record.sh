@@ -80,6 +80,26 @@ grep -q 'operations (' "$TMP/err" || fail "no summary on stderr"
 grep -q "log:[0-9]*: .* of /.*: outside --root $TMP/w, not recorded" \
 	"$TMP/err" || fail "no path outside --root named with LOG:LINE"
 
+note "1b. --anonymize: the same operations, no name left, stable hashes"
+expect_rc 0 "$DBNG" record --from-strace "$TMP/log" --root "$TMP/w" \
+	--anonymize -o "$TMP/a.load" 2>"$TMP/aerr"
+expect_ops "$TMP/a.load" "$WANT"
+# no name of the recorded tree (recwork's sub, f0, missing0) or of the
+# root survives, in a path or in the header
+for n in sub f0 missing0 "$TMP"; do
+	grep -F -q -- "$n" "$TMP/a.load" && fail "--anonymize left '$n' in: $(grep -F -- "$n" "$TMP/a.load" | head -2)"
+done
+# the paths keep their depth: each op line's path has as many
+# components as the plain recording's line of the same number
+paths() { awk '!/^#/ && $3 ~ /^"/ { print gsub(/\\/, "&", $3) }' "$1"; }
+[ "$(paths "$TMP/w.load")" = "$(paths "$TMP/a.load")" ] ||
+	fail "--anonymize changed the depth of paths"
+# stable: a second conversion gives the same file
+expect_rc 0 "$DBNG" record --from-strace "$TMP/log" --root "$TMP/w" \
+	--anonymize -o "$TMP/a2.load" 2>/dev/null
+cmp -s "$TMP/a.load" "$TMP/a2.load" || fail "--anonymize is not stable"
+echo "ok: --anonymize: $(grep -c . "$TMP/a.load") lines, e.g. $(grep -m1 NTCreateX "$TMP/a.load")"
+
 note "2. replay once on tmpfs, every op as often as recorded, none failing"
 # what reaches the kernel on files of the tree, both times: the calls
 # and the bytes of each family (strace -y names each descriptor's file)
