@@ -7,7 +7,11 @@ PROG     := dbench-ng
 PREFIX   ?= /usr/local
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+# the release and the commit (docs/install.md): scripts/version.sh says
+# "VERSION COMMIT", from a tag vX.Y.Z, NEWS.md or a tarball's VERSION file
+VERSION_COMMIT := $(shell scripts/version.sh)
+VERSION  := $(word 1,$(VERSION_COMMIT))
+COMMIT   := $(word 2,$(VERSION_COMMIT))
 
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
@@ -167,7 +171,7 @@ Q_BPF = @echo '  BPF     $@';
 Q_GEN = @echo '  GEN     $@';
 endif
 
-.PHONY: all deps deps-check run check bench install clean format lint workload \
+.PHONY: all deps deps-check run check bench clean format lint workload \
 	test-progs print-backends print-bpf mpi-note
 
 all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
@@ -228,9 +232,10 @@ build/src/%.o: src/%.c build/flags.txt
 # the version is compiled into version.o only, rebuilt when it changes
 build/version.txt: FORCE
 	@mkdir -p $(@D)
-	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
 build/src/base/version.o: build/version.txt
-build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"' \
+	-DDBNG_COMMIT='"$(COMMIT)"'
 build/backends.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BE_DEFS)' | cmp -s - $@ || echo '$(BE_DEFS)' > $@
@@ -354,18 +359,8 @@ check: deps-check
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
-# tbench's two programs are dbench-ng under other names (argv[0]):
-# tbench-ng and tbench-ng-srv, which do not clash with Debian's dbench
-# package (/usr/bin/tbench, /usr/bin/tbench_srv)
-install: all
-	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
-	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng
-	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng-srv
-	$(if $(MPI_FOUND),install -D -m 755 $(MPI_PROG) \
-		$(DESTDIR)$(PREFIX)/bin/$(MPI_PROG))
-	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
-	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng.1
-	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng-srv.1
+# install, uninstall, dist, deb
+include mk/install.mk
 
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h' -o -name '*.bpf.c') \

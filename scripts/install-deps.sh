@@ -24,11 +24,13 @@ if [ "$what" = check ]; then
 	# python3 for the tests' checks of JSON results, cppcheck for make
 	# lint (CI), iproute2 (ip, ss) for the network namespaces of the
 	# MPI, tbench, NFS and SMB tests, a private NFS server (nfs-ganesha
-	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd
+	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd, the
+	# Debian packaging tools for the package test (make deb)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
 	      clang libclang-rt-14-dev python3 cppcheck \
-	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2"
+	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2 \
+	      dpkg-dev debhelper lintian"
 fi
 
 missing=""

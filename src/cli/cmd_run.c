@@ -134,10 +134,12 @@ static int describe_run(struct result *res, const struct config *cfg,
 
 	res->tool = strdup("dbench-ng");
 	res->version = strdup(dbng_version);
+	res->commit = dbng_commit[0] ? strdup(dbng_commit) : NULL;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	res->start_time = strdup(when);
 	res->argv = calloc((size_t)argc, sizeof(char *));
-	if (!res->tool || !res->version || !res->start_time || !res->argv)
+	if (!res->tool || !res->version || !res->start_time || !res->argv ||
+	    (dbng_commit[0] && !res->commit))
 		return -1;
 	for (int i = 0; i < argc; i++) {
 		res->argv[i] = masked_arg(argv[i]);

@@ -195,7 +195,7 @@ int tbench_srv_main(int argc, char **argv)
 			srv_usage(stdout);
 			return 0;
 		case 'V':
-			printf("tbench_srv (dbench-ng %s)\n", dbng_version);
+			printf("tbench_srv of dbench-ng %s\n", dbng_version_long());
 			return 0;
 		case ':':
 			fprintf(stderr, NAME ": option '%s' needs a value\n",

@@ -483,7 +483,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			opt_usage(stdout);
 			return OPT_EXIT_OK;
 		case O_VERSION:
-			printf("dbench-ng %s\n", dbng_version);
+			printf("dbench-ng %s\n", dbng_version_long());
 			return OPT_EXIT_OK;
 		case O_BACKEND ... O_BACKEND + OPT_MAX_BACKEND_LOPTS - 1:
 			seen_server = seen_server ||

@@ -920,6 +920,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	}
 	r->tool = get_str(&rd, doc, "", "tool");
 	r->version = get_str(&rd, doc, "", "version");
+	r->commit = get_str(&rd, doc, "", "commit");
 	r->start_time = get_str(&rd, doc, "", "start_time");
 	v = get(&rd, doc, "", "command_line", JSON_ARRAY);
 	if (v && json_array_size(v)) {

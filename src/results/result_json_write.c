@@ -580,6 +580,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "format_version", json_integer(RESULT_FORMAT_VERSION));
 	set(o, "tool", str_or_null(r->tool));
 	set(o, "version", str_or_null(r->version));
+	set(o, "commit", str_or_null(r->commit));
 	set(o, "start_time", str_or_null(r->start_time));
 	set(o, "command_line", strings(r->argv, r->argc));
 	set(o, "status", json_string(result_status_name(r->status)));

@@ -115,8 +115,11 @@ done
 expect_rc 0 "$DBNG" --version >"$TMP/ver"
 grep -q "^dbench-ng " "$TMP/ver" || fail "--version prints '$(cat "$TMP/ver")'"
 # the version is the tree's, not that of an earlier build
-if want=$(git -C "$ROOT" describe --tags --always --dirty 2>/dev/null); then
-	[ "$(cat "$TMP/ver")" = "dbench-ng $want" ] ||
-		fail "--version says '$(cat "$TMP/ver")', the tree is $want"
+# (scripts/version.sh: "VERSION COMMIT", printed "VERSION (commit COMMIT)")
+if vc=$("$ROOT/scripts/version.sh" 2>/dev/null); then
+	read -r v c <<<"$vc"
+	want="dbench-ng $v${c:+ (commit $c)}"
+	[ "$(cat "$TMP/ver")" = "$want" ] ||
+		fail "--version says '$(cat "$TMP/ver")', the tree is '$want'"
 fi
 echo "all usage checks passed"
