@@ -109,6 +109,17 @@ const char *cmp_reason(const struct cmp_report *r);
  * result_disturbed() */
 int cmp_disturbed(const struct cmp_report *r, bool cand);
 
+/* cmp_own - whether the comparison decided on own latencies (runs on a
+ * busy machine that carry them: docs/regressions.md) */
+bool cmp_own(const struct cmp_report *r);
+
+/*
+ * cmp_equivalent - whether every primary metric (the throughput; with
+ * --metrics those named) was shown not worse than the noise floor at the
+ * level of the look: the equivalence bound of check's good verdict
+ */
+bool cmp_equivalent(const struct cmp_report *r);
+
 /* cmp_mode - whether significance could be judged */
 enum cmp_mode cmp_mode(const struct cmp_report *r);
 

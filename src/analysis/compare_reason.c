@@ -48,14 +48,16 @@ const char *cmp_fmt_change(char *buf, size_t len, double x)
 	return buf;
 }
 
-/* "Rename p99.9 0.41 -> 498 ms" */
+/* "Rename p99.9 0.41 -> 498 ms", "own throughput 102 -> 75 MB/s" (the
+ * values that decided) */
 static void row_text(char *buf, size_t len, const struct cmp_row *w)
 {
 	char x[32], y[32];
 	const struct cmp_metric_info *mi = &cmp_metric[w->metric];
+	const char *own = w->ra ? "own " : "";
 
 	if (w->op < 0)
-		snprintf(buf, len, "throughput %s -> %s MB/s",
+		snprintf(buf, len, "%sthroughput %s -> %s MB/s", own,
 			 cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b));
 	else if (mi->kind == CMP_K_RATE)
@@ -63,23 +65,69 @@ static void row_text(char *buf, size_t len, const struct cmp_row *w)
 			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b));
 	else
-		snprintf(buf, len, "%s %s %s -> %s %s", cmp_op_name(w->op),
-			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
+		snprintf(buf, len, "%s %s%s %s -> %s %s", cmp_op_name(w->op),
+			 own, mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b), mi->unit);
 }
 
-/* "1 vs 1 run", "5 vs 5 runs" */
+/* "1 vs 1 run", "5 vs 5 runs", and how it decided: "5 vs 5 runs, on own
+ * latencies", "..., on the throughput alone: coverage" */
 static const char *fmt_runs(const struct cmp_report *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d vs %d run%s", r->na, r->nb,
-		 r->na == 1 && r->nb == 1 ? "" : "s");
+	snprintf(buf, len, "%d vs %d run%s%s%s", r->na, r->nb,
+		 r->na == 1 && r->nb == 1 ? "" : "s",
+		 r->own ? ", on own latencies: busy machine" : "",
+		 r->cover ? ", on the throughput alone: coverage" : "");
 	return buf;
+}
+
+/* "; the throughput shown not 5% worse (p=0.004)" or why not, at @buf */
+static void equiv_text(const struct cmp_report *r, char *buf, size_t len)
+{
+	double pmax = 0;
+	const struct cmp_row *one = NULL;
+
+	buf[0] = 0;
+	if (!r->nprimary)
+		return;
+	for (int i = 0; i < r->nrows; i++) {
+		const struct cmp_row *w = &r->rows[i];
+
+		if (w->primary && (!one || w->p_eq > pmax)) {
+			one = w;
+			pmax = w->p_eq;
+		}
+	}
+	if (r->nprimary == 1 && one->op < 0 && r->equiv)
+		snprintf(buf, len,
+			 "; the %sthroughput shown not %g%% worse (p=%.2g <= "
+			 "%.2g)",
+			 one->ra ? "own " : "", 100 * r->o.noise, pmax,
+			 r->eq_level);
+	else if (r->nprimary == 1 && one->op < 0)
+		snprintf(buf, len,
+			 "; not yet shown that the %sthroughput is not %g%% "
+			 "worse (p=%.2g > %.2g)",
+			 one->ra ? "own " : "", 100 * r->o.noise, pmax,
+			 r->eq_level);
+	else if (r->equiv)
+		snprintf(buf, len,
+			 "; the %d primary metric%s shown not worse than the "
+			 "noise floor (largest p=%.2g <= %.2g)",
+			 r->nprimary, r->nprimary == 1 ? "" : "s", pmax,
+			 r->eq_level);
+	else
+		snprintf(buf, len,
+			 "; not yet shown that the %d primary metric%s %s not "
+			 "worse than the noise floor (largest p=%.2g > %.2g)",
+			 r->nprimary, r->nprimary == 1 ? "" : "s",
+			 r->nprimary == 1 ? "is" : "are", pmax, r->eq_level);
 }
 
 /* why the thresholds decide, e.g. "3 vs 3 runs cannot reach alpha 0.05" */
 void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len)
 {
-	char rn[64];
+	char rn[160];
 
 	fmt_runs(r, rn, sizeof(rn));
 	if (r->mode == CMP_MODE_ONE_RUN)
@@ -138,7 +186,7 @@ static void list_rest(const struct cmp_report *r, char *buf, size_t len)
 
 void cmp_make_reason(struct cmp_report *r)
 {
-	char what[160], rn[64], why[160] = "", tail[400] = "", c[32];
+	char what[160], rn[160], why[300] = "", tail[400] = "", c[32];
 	int n = 0;
 
 	fmt_runs(r, rn, sizeof(rn));
@@ -168,16 +216,29 @@ void cmp_make_reason(struct cmp_report *r)
 				 why, tail);
 		return;
 	}
-	if (r->mode == CMP_MODE_TEST)
+	if (!r->ndeciding) {
+		snprintf(r->reason, sizeof(r->reason), "no verdict: %s (%s)",
+			 r->cover ? "the sides reached other ops of the "
+				    "loadfile and the throughput is not "
+				    "compared"
+				  : "no metric has enough ops to decide",
+			 rn);
+		return;
+	}
+	if (r->mode == CMP_MODE_TEST) {
+		char eq[200];
+
+		equiv_text(r, eq, sizeof(eq));
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none "
-			     "worse past the noise floor (%s)",
-			     r->nrows, r->nrows == 1 ? "" : "s", rn);
-	else
+			     "worse past the noise floor%s (%s)",
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", eq,
+			     rn);
+	} else
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none past "
 			     "the thresholds (%s)",
-			     r->nrows, r->nrows == 1 ? "" : "s", why);
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", why);
 	if (r->nbetter && n > 0 && (size_t)n < sizeof(r->reason))
 		n += snprintf(r->reason + n, sizeof(r->reason) - (size_t)n,
 			      "; %d improved", r->nbetter);
