@@ -109,6 +109,10 @@ const char *cmp_reason(const struct cmp_report *r);
  * result_disturbed() */
 int cmp_disturbed(const struct cmp_report *r, bool cand);
 
+/* cmp_run_has_own - whether run @x measured own latencies (ops[].own_ns
+ * and the throughput corrected alike: BPF, as root) */
+bool cmp_run_has_own(const struct result *x);
+
 /* cmp_own - whether the comparison decided on own latencies (runs on a
  * busy machine that carry them: docs/regressions.md) */
 bool cmp_own(const struct cmp_report *r);

@@ -86,6 +86,7 @@ static void equiv_text(const struct cmp_report *r, char *buf, size_t len)
 {
 	double pmax = 0;
 	const struct cmp_row *one = NULL;
+	char name[80];
 
 	buf[0] = 0;
 	if (!r->nprimary)
@@ -98,30 +99,27 @@ static void equiv_text(const struct cmp_report *r, char *buf, size_t len)
 			pmax = w->p_eq;
 		}
 	}
-	if (r->nprimary == 1 && one->op < 0 && r->equiv)
-		snprintf(buf, len,
-			 "; the %sthroughput shown not %g%% worse (p=%.2g <= "
-			 "%.2g)",
-			 one->ra ? "own " : "", 100 * r->o.noise, pmax,
-			 r->eq_level);
-	else if (r->nprimary == 1 && one->op < 0)
-		snprintf(buf, len,
-			 "; not yet shown that the %sthroughput is not %g%% "
-			 "worse (p=%.2g > %.2g)",
-			 one->ra ? "own " : "", 100 * r->o.noise, pmax,
-			 r->eq_level);
-	else if (r->equiv)
-		snprintf(buf, len,
-			 "; the %d primary metric%s shown not worse than the "
-			 "noise floor (largest p=%.2g <= %.2g)",
-			 r->nprimary, r->nprimary == 1 ? "" : "s", pmax,
-			 r->eq_level);
+	if (r->nprimary == 1 && one->op < 0)
+		snprintf(name, sizeof(name), "the %sthroughput",
+			 one->ra ? "own " : "");
+	else if (r->nprimary == 1)
+		snprintf(name, sizeof(name), "%s %s%s", cmp_op_name(one->op),
+			 one->ra ? "own " : "", cmp_metric[one->metric].name);
 	else
+		snprintf(name, sizeof(name), "the %d metrics named",
+			 r->nprimary);
+	if (r->equiv)
 		snprintf(buf, len,
-			 "; not yet shown that the %d primary metric%s %s not "
-			 "worse than the noise floor (largest p=%.2g > %.2g)",
-			 r->nprimary, r->nprimary == 1 ? "" : "s",
-			 r->nprimary == 1 ? "is" : "are", pmax, r->eq_level);
+			 "; %s shown not %g%% worse (%sp=%.2g <= %.2g)", name,
+			 100 * r->o.noise, r->nprimary > 1 ? "largest " : "",
+			 pmax, r->eq_level);
+	else
+		snprintf(
+			buf, len,
+			"; not yet shown that %s %s not %g%% worse (%sp=%.2g > "
+			"%.2g)",
+			name, r->nprimary > 1 ? "are" : "is", 100 * r->o.noise,
+			r->nprimary > 1 ? "largest " : "", pmax, r->eq_level);
 }
 
 /* why the thresholds decide, e.g. "3 vs 3 runs cannot reach alpha 0.05" */

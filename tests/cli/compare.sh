@@ -118,6 +118,25 @@ expect_rc 1 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" >"$TMP/out"
 grep -q '^1 vs 1 run: significance cannot be judged; flagged only by the thresholds' "$TMP/out" ||
 	fail "no 1-run note"
 
+note "the btrfs report of README.md, one run a side: the Rename stall is flagged, nothing else"
+# tests/data/dblog/btrfs-kernel-{a,b}-4.0.txt: dbench 4.0 logs of -s -t 60
+# with 4 clients made to hold the report's Rename rows (18242 0.080 0.340
+# against 17749 0.110 503.312), the other rows within a few percent (their
+# maxima within 12 %), the throughput 2.7 % lower
+BA=$DATA/dblog/btrfs-kernel-a-4.0.txt BB=$DATA/dblog/btrfs-kernel-b-4.0.txt
+expect_rc 1 "${CMP[@]}" "$BA" -- "$BB" >"$TMP/out"
+[ "$(grep -c 'REGRESSED$' "$TMP/out")" = 1 ] || fail "btrfs report: not only Rename max flagged: $(grep -E 'REGRESSED|improved' "$TMP/out")"
+grep -Eq '^ Rename +max +0\.34 +503 +x1480 .* REGRESSED$' "$TMP/out" || fail "btrfs report: $(grep Rename "$TMP/out")"
+tail -1 "$TMP/out" | grep -q '^regressed: Rename max 0.34 -> 503 ms (x1480, by thresholds; 1 vs 1 run: significance cannot be judged)$' ||
+	fail "btrfs report: reason: $(tail -1 "$TMP/out")"
+grep -q '^machine: unknown (not recorded by the runs: dbench logs or older results)$' "$TMP/out" ||
+	fail "btrfs report: the machine of dbench logs: $(grep machine "$TMP/out")"
+# the other way round: improved, exit 0
+expect_rc 0 "${CMP[@]}" "$BB" -- "$BA" >"$TMP/out"
+grep -Eq '^ Rename +max .* improved$' "$TMP/out" && [ "$(grep -c 'improved$' "$TMP/out")" = 1 ] ||
+	fail "btrfs report reversed: $(grep -E 'REGRESSED|improved' "$TMP/out")"
+echo "ok: $(tail -1 "$TMP/out")"
+
 note "two dbench 4.0 text logs"
 if command -v dbench >/dev/null && [ -f "$CLIENT_TXT" ]; then
 	mkdir -p "$TMP/dd"
