@@ -70,14 +70,21 @@ static void row_text(char *buf, size_t len, const struct cmp_row *w)
 			 cmp_fmt_num(y, sizeof(y), w->med_b), mi->unit);
 }
 
-/* "1 vs 1 run", "5 vs 5 runs", and how it decided: "5 vs 5 runs, on own
- * latencies", "..., on the throughput alone: coverage" */
+/* "1 vs 1 run", "5 vs 5 runs" */
 static const char *fmt_runs(const struct cmp_report *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d vs %d run%s%s%s", r->na, r->nb,
-		 r->na == 1 && r->nb == 1 ? "" : "s",
-		 r->own ? ", on own latencies: busy machine" : "",
-		 r->cover ? ", on the throughput alone: coverage" : "");
+	snprintf(buf, len, "%d vs %d run%s", r->na, r->nb,
+		 r->na == 1 && r->nb == 1 ? "" : "s");
+	return buf;
+}
+
+/* how it decided, for the end of the reason's parenthesis: "; on own
+ * latencies (busy machine)", "; on the throughput alone (coverage)" */
+static const char *fmt_how(const struct cmp_report *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s",
+		 r->own ? "; on own latencies (busy machine)" : "",
+		 r->cover ? "; on the throughput alone (coverage)" : "");
 	return buf;
 }
 
@@ -125,7 +132,7 @@ static void equiv_text(const struct cmp_report *r, char *buf, size_t len)
 /* why the thresholds decide, e.g. "3 vs 3 runs cannot reach alpha 0.05" */
 void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len)
 {
-	char rn[160];
+	char rn[64];
 
 	fmt_runs(r, rn, sizeof(rn));
 	if (r->mode == CMP_MODE_ONE_RUN)
@@ -184,10 +191,11 @@ static void list_rest(const struct cmp_report *r, char *buf, size_t len)
 
 void cmp_make_reason(struct cmp_report *r)
 {
-	char what[160], rn[160], why[300] = "", tail[400] = "", c[32];
+	char what[160], rn[64], why[300] = "", tail[400] = "", c[32], how[96];
 	int n = 0;
 
 	fmt_runs(r, rn, sizeof(rn));
+	fmt_how(r, how, sizeof(how));
 	if (r->mode != CMP_MODE_TEST)
 		cmp_why_thresholds(r, why, sizeof(why));
 	if (r->worst >= 0) {
@@ -205,22 +213,22 @@ void cmp_make_reason(struct cmp_report *r)
 		}
 		if (r->mode == CMP_MODE_TEST)
 			snprintf(r->reason, sizeof(r->reason),
-				 "regressed: %s (p=%.2g, %s)%s", what,
-				 w->p_holm, rn, tail);
+				 "regressed: %s (p=%.2g, %s%s)%s", what,
+				 w->p_holm, rn, how, tail);
 		else
 			snprintf(r->reason, sizeof(r->reason),
-				 "regressed: %s (%s, by thresholds; %s)%s",
+				 "regressed: %s (%s, by thresholds; %s%s)%s",
 				 what, cmp_fmt_change(c, sizeof(c), w->change),
-				 why, tail);
+				 why, how, tail);
 		return;
 	}
 	if (!r->ndeciding) {
-		snprintf(r->reason, sizeof(r->reason), "no verdict: %s (%s)",
+		snprintf(r->reason, sizeof(r->reason), "no verdict: %s (%s%s)",
 			 r->cover ? "the sides reached other ops of the "
 				    "loadfile and the throughput is not "
 				    "compared"
 				  : "no metric has enough ops to decide",
-			 rn);
+			 rn, r->own ? "; on own latencies (busy machine)" : "");
 		return;
 	}
 	if (r->mode == CMP_MODE_TEST) {
@@ -229,14 +237,15 @@ void cmp_make_reason(struct cmp_report *r)
 		equiv_text(r, eq, sizeof(eq));
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none "
-			     "worse past the noise floor%s (%s)",
-			     r->ndeciding, r->ndeciding == 1 ? "" : "s", eq,
-			     rn);
+			     "worse past the noise floor%s (%s%s)",
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", eq, rn,
+			     how);
 	} else
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none past "
-			     "the thresholds (%s)",
-			     r->ndeciding, r->ndeciding == 1 ? "" : "s", why);
+			     "the thresholds (%s%s)",
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", why,
+			     how);
 	if (r->nbetter && n > 0 && (size_t)n < sizeof(r->reason))
 		n += snprintf(r->reason + n, sizeof(r->reason) - (size_t)n,
 			      "; %d improved", r->nbetter);

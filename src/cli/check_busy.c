@@ -16,8 +16,7 @@ static double stolen(const struct result_disturb *d)
 }
 
 int check_busy_baseline(struct check_busy *b, struct result *const *base,
-			const char *const *names, int nb, char *err,
-			size_t len)
+			const char *const *names, int nb, char *err, size_t len)
 {
 	b->base_own = nb > 0;
 	for (int i = 0; i < nb; i++)

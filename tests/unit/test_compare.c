@@ -672,6 +672,183 @@ static void test_sequential(void **state)
 	seq_print("1 % of the Renames at 500 ms (some runs)", &t, SEQ_SEQS / 4);
 }
 
+/*
+ * Issue 24, item 3: an op's ops/s moves with the throughput, so with
+ * MB/s compared the rates are context ('see MB/s'), never in the family
+ * and never a verdict; without MB/s (--metrics) they decide.  A candidate
+ * 60 % slower at one run a side: the throughput alone is flagged among
+ * the rates, not each op's.
+ */
+static void test_rates_collapse(void **state)
+{
+	static const struct seq_cand same = {1, 1, 0}, slow = {1.6, 1, 0};
+	struct result *a[5], *b[5];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 24);
+	for (int i = 0; i < 5; i++) {
+		a[i] = seq_run(&g, &same);
+		b[i] = seq_run(&g, &slow);
+	}
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 5, b, 5, &o);
+	out = printed(rep);
+	assert_true(find_row(rep, "ReadX", "ops/s", &ri));
+	assert_true(ri.ctx == 1 && !ri.in_family && ri.verdict == 0);
+	assert_true(ri.change < -0.3);
+	assert_non_null(strstr(out, "so MB/s decides for 10 ops/s rows"));
+	assert_true(find_row(rep, "all", "MB/s", &ri));
+	assert_int_equal(ri.verdict, 1);
+	free(out);
+	cmp_free(rep);
+	/* one run a side: of the rates only the throughput */
+	rep = cmp_run(a, 1, b, 1, &o);
+	assert_int_equal(cmp_mode(rep), CMP_MODE_ONE_RUN);
+	for (int i = 0; i < cmp_nrows(rep); i++) {
+		cmp_get_row(rep, i, &ri);
+		if (ri.verdict)
+			printf("flagged: %s %s %+.1f %%\n", ri.op, ri.metric,
+			       100 * ri.change);
+		if (!strcmp(ri.metric, "ops/s"))
+			assert_int_equal(ri.verdict, 0);
+	}
+	assert_true(find_row(rep, "all", "MB/s", &ri));
+	assert_int_equal(ri.verdict, 1);
+	assert_true(!strncmp(cmp_reason(rep), "regressed: throughput ", 22));
+	cmp_free(rep);
+	/* without MB/s the rates decide */
+	o.metric_filter = "ops/s";
+	rep = cmp_run(a, 5, b, 5, &o);
+	assert_true(find_row(rep, "ReadX", "ops/s", &ri));
+	assert_true(ri.ctx == 0 && ri.in_family);
+	cmp_free(rep);
+	free_set(a, 5);
+	free_set(b, 5);
+}
+
+/* run @r's clients: @n of them, each @lines loadfile lines */
+static void set_clients(struct result *r, int n, uint64_t lines)
+{
+	r->clients = calloc((size_t)n, sizeof(*r->clients));
+	assert_non_null(r->clients);
+	r->nclients = n;
+	for (int c = 0; c < n; c++)
+		r->clients[c].lines = lines + (uint64_t)c;
+}
+
+/*
+ * Issue 24, item 5: a candidate whose clients never got past the start
+ * of the loadfile ran NTCreateX only, and quickly (its max 88 % lower):
+ * a coverage note says how far each side got, only the throughput
+ * decides, and no metric is called improved from ops it did not run.
+ */
+static void test_coverage(void **state)
+{
+	struct result *a[2], *b[2];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct cmp_row_info ri;
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		a[i] = one_op_run(OP_NTCREATEX, 20000, 100000 + 1000 * i, 5,
+				  8e6, 100 + i);
+		one_op_run_add(a[i], OP_RENAME, 2000, 300000);
+		one_op_run_add(a[i], OP_READX, 30000, 5000);
+		set_clients(a[i], 2, 48210 + 1000 * (uint64_t)i);
+		b[i] = one_op_run(OP_NTCREATEX, 300, 100000 + 1000 * i, 0, 0,
+				  1 + i);
+		set_clients(b[i], 2, 598 + 14 * (uint64_t)i);
+	}
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	printf("%s", out);
+	assert_non_null(strstr(out, "note: coverage: the candidate runs did "
+				    "not reach 2 of the 3 ops the baseline "
+				    "ran (Rename ReadX); loadfile lines "
+				    "done, the most of any client per run: "
+				    "baseline 48211 to 49211, candidate 599 "
+				    "to 613; the ops both ran come from other "
+				    "parts of the loadfile, so only the "
+				    "throughput decides"));
+	assert_true(find_row(rep, "NTCreateX", "max", &ri));
+	assert_true(ri.change < -0.8 && ri.ctx == 2 && ri.verdict == 0);
+	assert_non_null(strstr(out, "coverage\n"));
+	assert_int_equal(flagged(rep, -1, NULL), 0);
+	assert_true(find_row(rep, "all", "MB/s", &ri));
+	assert_true(ri.ctx == 0);
+	assert_non_null(strstr(cmp_reason(rep),
+			       "; on the throughput alone (coverage))"));
+	free(out);
+	cmp_free(rep);
+	/* without the throughput nothing decides, and it says so */
+	o.metric_filter = "NTCreateX";
+	rep = cmp_run(a, 2, b, 2, &o);
+	assert_int_equal(cmp_verdict(rep), 0);
+	assert_true(!strncmp(cmp_reason(rep),
+			     "no verdict: the sides reached other ops of the "
+			     "loadfile and the throughput is not compared",
+			     84));
+	assert_int_equal(cmp_seq_next(rep, 2, 2), CMP_SEQ_UNCLEAR);
+	cmp_free(rep);
+	free_set(a, 2);
+	free_set(b, 2);
+}
+
+/* Issue 24, item 5: what the machine did is "unknown" for runs that did
+ * not record it (dbench logs), per side */
+static void test_machine_line(void **state)
+{
+	struct result *a[2], *b[2];
+	struct cmp_opts o;
+	struct cmp_report *rep;
+	struct st_rng g;
+	char *out;
+
+	(void)state;
+	st_rng_seed(&g, 25);
+	synth_set(&g, a, 2, 0);
+	synth_set(&g, b, 2, 0);
+	cmp_opts_default(&o);
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "\nmachine: unknown (not recorded by the "
+				    "runs: dbench logs or older results)\n"));
+	assert_null(strstr(out, "0.00 CPUs"));
+	free(out);
+	cmp_free(rep);
+	a[0]->disturb = (struct result_disturb){
+		.valid = true, .other_cpus = 0.98, .steal_pct = 0.5};
+	a[1]->disturb =
+		(struct result_disturb){.valid = true, .other_cpus = 0.01};
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "\nmachine: baseline: other processes "
+				    "used up to 0.98 CPUs, busy in 1 of 2 "
+				    "runs; candidate: unknown (not recorded "
+				    "by its runs) (busy: 0.2 CPUs of other "
+				    "processes or 2 % steal)\n"));
+	free(out);
+	cmp_free(rep);
+	b[1]->disturb = (struct result_disturb){.valid = true};
+	rep = cmp_run(a, 2, b, 2, &o);
+	out = printed(rep);
+	assert_non_null(strstr(out, "candidate: other processes used up to "
+				    "0.00 CPUs, busy in 0 of 2 runs (recorded "
+				    "by 1)"));
+	free(out);
+	cmp_free(rep);
+	free_set(a, 2);
+	free_set(b, 2);
+}
+
 /* (c) 1 vs 1: no p-values, thresholds only, and it says so */
 static void test_one_run(void **state)
 {
@@ -1246,6 +1423,9 @@ int main(void)
 		cmocka_unit_test(test_tied_percentiles),
 		cmocka_unit_test(test_headline),
 		cmocka_unit_test(test_sequential),
+		cmocka_unit_test(test_rates_collapse),
+		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_machine_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
