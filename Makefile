@@ -110,6 +110,7 @@ UT_LAYER_sockopt     := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
+UT_LAYER_result_own  := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
@@ -119,12 +120,14 @@ UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
+UT_LAYER_foreign     := engine
 UT_LAYER_client      := engine
 UT_LAYER_registry    := backends
 UT_LAYER_nfs         := backends
 UT_LAYER_sockio      := backends
 UT_LAYER_frame       := server
 UT_LAYER_report_text := report
+UT_LAYER_report_busy := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
 UT_LAYER_workload    := analysis
@@ -225,22 +228,27 @@ build/src/backends/registry.o: build/backends.txt
 build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
 $(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
 	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
-# the BPF object and its skeleton (a header embedding the object), made
-# only when BPF_FOUND; offcpu_bpf.o is rebuilt when BPF_FOUND changes
+# the BPF objects and their skeletons (a header embedding the object),
+# made only when BPF_FOUND; NAME_bpf.o is rebuilt when BPF_FOUND changes:
+# offcpu (the stall watchdog's tracing), foreign (own latencies)
+BPF_PROGS := offcpu foreign
 build/bpf.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BPF_DEFS)' | cmp -s - $@ || echo '$(BPF_DEFS)' > $@
-build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),build/bpf/offcpu.skel.h)
-build/src/engine/offcpu_bpf.o: override CPPFLAGS += $(BPF_DEFS) \
-	$(if $(BPF_FOUND),$(shell pkg-config --cflags $(BPF_PKG)))
-build/bpf/offcpu.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
-		src/engine/offcpu_rec.h
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: build/bpf.txt \
+	$(if $(BPF_FOUND),build/bpf/$(p).skel.h)))
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: override \
+	CPPFLAGS += $(BPF_DEFS) $(if $(BPF_FOUND),$(shell pkg-config \
+	--cflags $(BPF_PKG)))))
+build/bpf/offcpu.bpf.o: src/engine/offcpu_rec.h
+build/bpf/foreign.bpf.o: src/engine/foreign_acct.h
+build/bpf/%.bpf.o: src/engine/bpf/%.bpf.c src/engine/bpf/vmlinux_min.h
 	@mkdir -p $(@D)
 	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
 		-Isrc/engine -Isrc/engine/bpf \
 		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
-build/bpf/offcpu.skel.h: build/bpf/offcpu.bpf.o
-	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu_bpf > $@.tmp && \
+build/bpf/%.skel.h: build/bpf/%.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && \
 		mv $@.tmp $@
 .PHONY: FORCE
 FORCE:

@@ -33,6 +33,7 @@
 #include "config.h"
 #include "coord.h"
 #include "disturb.h"
+#include "foreign.h"
 #include "offcpu_bpf.h"
 #include "result.h"
 #include "shm.h"
@@ -70,6 +71,7 @@ struct runner {
 	struct disturb_snap dsnap0;
 	struct watchdog *wd;
 	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
+	struct foreign *fg;	    /* foreign CPU wait (own latencies) */
 	FILE *out;		/* stdout, or stderr with --json - */
 
 	/* a run across hosts (coord.h; NULL: one host): this host's clients
@@ -184,6 +186,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 				r->shm) ||
 		    (r->b->setup && r->b->setup(&cl->be)))
 			_exit(3);
+		client_set_foreign(cl, foreign_counter(r->fg, proc));
 		cl->slot->state = SLOT_READY;
 	}
 	do {
@@ -525,6 +528,10 @@ static int fill_result(struct runner *r)
 					strdup(prog_of(r, id)->name);
 			}
 			hist_add(&ro->h, h);
+			if (s->st.nown) { /* BPF: own latencies */
+				hist_add(&ro->own, &s->st.own[o]);
+				ro->foreign_ns += s->st.foreign_ns[o];
+			}
 		}
 		res->nwarn += s->nwarn;
 		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
@@ -541,7 +548,7 @@ static int fill_result(struct runner *r)
 		add_error(res, r->deaths[i]);
 	fill_resp(r);
 	ticks_fill(r->ticks, res, bytes);
-	return 0;
+	return foreign_fill(r->fg, res);
 }
 
 /* A client's message without its "client N at FILE:LINE: " (or "client
@@ -796,6 +803,12 @@ static void remote_stop(struct runner *r)
 				       : "a client process received a signal");
 }
 
+/* The ticks are in the measured phase (foreign_tick) */
+static bool measuring(const struct ticks *t)
+{
+	return t->phase == TICKS_EXECUTE && !t->cleanup;
+}
+
 /* The loop of a run across hosts: the ticks and, once the run is
  * stopping, an agreement every 100 ms between them, until no host has a
  * client process left.  Every host makes the same ones in the same
@@ -841,6 +854,7 @@ static void coord_loop(struct runner *r)
 		/* ticks follow the phase start */
 		if (ticks_tick(t, now))
 			next = t->phase_start;
+		foreign_tick(r->fg, measuring(t));
 		if (!r->co->lost)
 			r->alive_all = t->alive;
 		if (cfg->show_exec_time)
@@ -895,6 +909,7 @@ static int run_phases(struct runner *r)
 				"watchdog: %s\n", strerror(errno));
 	}
 	reniced = raise_priority(&nice);
+	foreign_attach(r->fg, r->pids, cfg->nprocs); /* before the release */
 	disturb_snap("/proc", clock_ns(),
 		     disturb_own_ns("/proc", r->pids, cfg->nprocs, r->kids0_ns),
 		     &r->dsnap0);
@@ -908,6 +923,7 @@ static int run_phases(struct runner *r)
 	/* across hosts, right after the barrier: every host's phases are
 	 * timed from its own release (docs/mpi.md, "Clocks") */
 	ticks_release(r->ticks, clock_ns()); /* and the deadlines */
+	foreign_tick(r->fg, measuring(r->ticks));
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);
 	r->barrier[1] = -1;
@@ -932,6 +948,7 @@ static int run_phases(struct runner *r)
 			/* ticks follow the phase start */
 			if (ticks_tick(r->ticks, now))
 				next = r->ticks->phase_start;
+			foreign_tick(r->fg, measuring(r->ticks));
 			if (cfg->show_exec_time)
 				ticks_passes(r->ticks);
 			fflush(r->out);
@@ -1017,6 +1034,8 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		goto out;
 	}
 	r.kids0_ns = disturb_children_ns();
+	/* before the fork: the clients inherit the BPF counters' mapping */
+	r.fg = foreign_new(cfg->nprocs, getpid(), cfg->no_bpf, "/proc");
 	ok = start_children(&r) == 0 && wait_ready(&r) == 0;
 	if (!ok && co && !co->lost)
 		all_ready(&r, false); /* tell the other hosts */
@@ -1080,6 +1099,7 @@ out:
 	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
 		close(r.sigfd);
 	ticks_free(r.ticks);
+	foreign_free(r.fg);
 	if (co) {
 		co->fd = -1;
 		result_free(r.res);

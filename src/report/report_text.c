@@ -22,6 +22,7 @@
 
 #include "num.h"
 #include "percentiles.h"
+#include "report_busy.h"
 #include "report_offcpu.h"
 #include "str_clean.h"
 #include "result.h"
@@ -402,6 +403,7 @@ static void stalls(FILE *f, const struct result *r)
 		fputs("), ", f);
 		safe(f, ev->file ? ev->file : "?");
 		fprintf(f, ":%u\n", ev->line);
+		report_offcpu_headline(f, ev); /* before the /proc stacks */
 		if (ev->path) {
 			fprintf(f, "     ");
 			safe(f, ev->path);
@@ -611,6 +613,8 @@ void report_text_run(FILE *f, const struct result *r,
 
 	if (r->nhosts && !cfg->machine)
 		hosts_line(f, r);
+	if (!cfg->machine)
+		report_busy(f, r);
 	op_tables(f, r, result);
 	if (!result) {
 		if (r->status == RESULT_FAILED)

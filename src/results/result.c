@@ -66,6 +66,30 @@ bool resp_pacing_parse(const char *s, enum resp_pacing *out)
 	return false;
 }
 
+static const char *const foreign_name[] = {
+#define X(id, name) [id] = name,
+	FOREIGN_METHOD_LIST(X)
+#undef X
+};
+
+#define NFOREIGN (sizeof(foreign_name) / sizeof(foreign_name[0]))
+
+const char *foreign_method_name(int m)
+{
+	return m >= 0 && (size_t)m < NFOREIGN ? foreign_name[m] : "none";
+}
+
+bool foreign_method_parse(const char *s, int *out)
+{
+	for (size_t i = 0; s && i < NFOREIGN; i++) {
+		if (!strcmp(s, foreign_name[i])) {
+			*out = (int)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 struct result *result_new(void)
 {
 	struct result *r = calloc(1, sizeof(*r));
@@ -122,6 +146,7 @@ void result_free(struct result *r)
 	for (int i = 0; i < r->stalls.nfolded; i++)
 		free(r->stalls.folded[i].stack);
 	free(r->stalls.note);
+	free(r->foreign.note);
 	result_offcpu_run_free(&r->stalls.offcpu);
 	for (int i = 0; i < r->nhosts; i++)
 		free(r->hosts[i].name);

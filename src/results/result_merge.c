@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result_foreign.h"
 #include "stats.h"
 
 void result_set_stats(struct result *r, const struct stats *st)
@@ -22,6 +23,8 @@ void result_set_stats(struct result *r, const struct stats *st)
 		r->op[o].errors = st->errors[o];
 		r->op[o].bytes = st->bytes[o];
 		r->op[o].not_run = st->not_run[o];
+		r->op[o].own = st->own[o]; /* empty without BPF */
+		r->op[o].foreign_ns = st->foreign_ns[o];
 		/* shown only where a host was paced (result_merge_host) */
 		r->resp.h[o] = st->resp[o];
 		r->resp.late[o] = st->late[o];
@@ -265,6 +268,8 @@ int result_merge_host(struct result *run, const struct result *h,
 	if (merge_stalls(&run->stalls, &h->stalls, name, rank))
 		return -1;
 	merge_disturb(&run->disturb, &h->disturb);
+	if (result_foreign_merge(&run->foreign, &h->foreign))
+		return -1;
 	host_row(row, h, rank, first_client);
 	row->release_ms = release_ms;
 	row->release_err_ms = release_err_ms;

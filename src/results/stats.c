@@ -22,6 +22,24 @@ void stats_reset(struct stats *st)
 		}
 		st->nresp = 0;
 	}
+	if (st->nown) {
+		for (int i = 0; i < OP_NR; i++) {
+			st->foreign_ns[i] = 0;
+			if (st->own[i].count)
+				hist_init(&st->own[i]);
+		}
+		st->nown = 0;
+	}
+}
+
+/* the own latencies of @src into @dst (stats.h: nown) */
+static void add_own(struct stats *dst, const struct stats *src)
+{
+	dst->nown += src->nown;
+	for (int i = 0; i < OP_NR; i++) {
+		dst->foreign_ns[i] += src->foreign_ns[i];
+		hist_add(&dst->own[i], &src->own[i]);
+	}
 }
 
 void stats_add(struct stats *dst, const struct stats *src)
@@ -32,6 +50,8 @@ void stats_add(struct stats *dst, const struct stats *src)
 		dst->not_run[i] += src->not_run[i];
 		hist_add(&dst->op[i], &src->op[i]);
 	}
+	if (src->nown)
+		add_own(dst, src);
 	if (!src->nresp)
 		return;
 	dst->nresp += src->nresp;
