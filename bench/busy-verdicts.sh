@@ -32,6 +32,7 @@ WARMUP=${WARMUP:-1}
 RUNS=${RUNS:-5}
 CLIENTS=${CLIENTS:-2}
 LOADFILE=${LOADFILE:-}
+KEEP=${KEEP:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbng-busy.XXXXXX")
 burners=()
 job=
@@ -50,6 +51,8 @@ cleanup() {
 		rmdir "$cg" 2>/dev/null
 	fi
 	[ -n "$mounted" ] && umount "$work/d"
+	# KEEP=DIR: the runs' JSON files are kept there
+	[ -n "$KEEP" ] && mkdir -p "$KEEP" && cp "$work"/*.json "$KEEP"/ 2>/dev/null
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -81,9 +84,15 @@ for f in sys.argv[1:]:
     d = json.load(open(f))
     m = d.get("disturbance") or {}
     fo = d.get("foreign") or {}
-    print("  %s: other processes %.2f CPUs, steal %.1f %%, own latencies: %s" %
+    s = d.get("summary") or {}
+    t = (d.get("config") or {}).get("clients") or 1
+    t *= (s.get("measured_s") or 0) * 1e9
+    print("  %s: other processes %.2f CPUs, steal %.1f %%, own latencies: %s,"
+          " foreign wait %.1f %% of the clients' time; %.1f MB/s, own %.1f" %
           (f.rsplit("/", 1)[-1], m.get("other_cpus") or 0,
-           m.get("steal_pct") or 0, fo.get("method") or "none"))
+           m.get("steal_pct") or 0, fo.get("method") or "none",
+           100 * (fo.get("wait_ns") or 0) / t if t > 0 else 0,
+           s.get("throughput_mbps") or 0, fo.get("own_mbps") or 0))
 PY
 }
 

@@ -109,7 +109,7 @@ const char *cmp_reason(const struct cmp_report *r);
  * result_disturbed() */
 int cmp_disturbed(const struct cmp_report *r, bool cand);
 
-/* cmp_run_has_own - whether run @x measured own latencies (ops[].own_ns
+/* cmp_run_has_own - whether run @x measured own latencies (ops[].own
  * and the throughput corrected alike: BPF, as root) */
 bool cmp_run_has_own(const struct result *x);
 

@@ -13,6 +13,7 @@
 
 #include "compare.h"
 
+struct hist;
 struct result;
 
 /* ------------------------- compare_metrics.c --------------------------- */
@@ -167,6 +168,7 @@ struct cmp_report {
 	/* decided on own latencies (compare_own.c): runs that carry them */
 	bool own;
 	int own_runs[2];
+	int own_busy; /* runs beside other load (compare_own.c) */
 	/* the sides reached other ops of the loadfile (compare_scope.c) */
 	bool cover;
 	int nctx;      /* rows shown as context only */
@@ -210,6 +212,10 @@ void cmp_scope(struct cmp_report *r, struct result **base,
  */
 void cmp_own_choose(struct cmp_report *r, struct result **base,
 		    struct result **cand);
+
+/* cmp_hist_value - latency metric @m (mean, max, a percentile or an
+ * exceedance count) of the calls binned in @h; false if it has none */
+bool cmp_hist_value(const struct hist *h, bool has_bins, int m, double *v);
 
 /* cmp_own_value - metric @m of op @op (-1: the run) of run @x from its
  * own figures, if it has them */

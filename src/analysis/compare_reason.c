@@ -13,13 +13,21 @@
 
 #include "sigtest.h"
 
-/* a number for people: 3 significant digits, no exponent for big ones */
+/*
+ * a number for people: 3 significant digits, no exponent for big ones up
+ * to CMP_FMT_EXP (7 digits: the table's column is 10 wide), an exponent
+ * past it (a hostile 1.8e308 MB/s is "1.8e+308", not 309 digits)
+ */
+#define CMP_FMT_EXP 1e7
+
 const char *cmp_fmt_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (a >= CMP_FMT_EXP)
+		snprintf(buf, len, "%.3g", v);
 	else if (a >= 100 || a == 0)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 10)

@@ -88,7 +88,7 @@ static void print_scope(FILE *f, const struct cmp_report *r)
 			"held) and the throughput corrected alike (own MB/s); "
 			"the table shows the raw figures, 'Own chg' the change "
 			"of the own ones\n",
-			r->disturbed[0] + r->disturbed[1], r->na + r->nb);
+			r->own_busy, r->na + r->nb);
 	for (int i = 0; i < r->nrows; i++)
 		rate += r->rows[i].ctx == CMP_CTX_RATE;
 	if (rate)
