@@ -22,12 +22,12 @@
 
 struct foreign {
 	int nprocs;
-	int method;		/* enum foreign_method */
-	char note[400];		/* why not BPF */
+	int method;	/* enum foreign_method */
+	char note[400]; /* why not BPF */
 	const char *proc;
 	struct foreign_trace *bpf;
-	int *pids;		/* schedstat: the client processes */
-	uint64_t *last;		/* their last run-queue wait read */
+	int *pids;	/* schedstat: the client processes */
+	uint64_t *last; /* their last run-queue wait read */
 	bool have_base, ended;
 	uint64_t base_runq, end_runq;
 	/* the holders at the start of the measured phase */
@@ -77,10 +77,10 @@ void foreign_attach(struct foreign *f, const int *pids, int n)
 {
 	if (!f)
 		return;
-	memcpy(f->pids, pids, sizeof(*pids) * (size_t)(n < f->nprocs ? n
-								  : f->nprocs));
-	if (f->bpf && foreign_bpf_attach(f->bpf, pids, n, f->note,
-					 sizeof(f->note))) {
+	memcpy(f->pids, pids,
+	       sizeof(*pids) * (size_t)(n < f->nprocs ? n : f->nprocs));
+	if (f->bpf &&
+	    foreign_bpf_attach(f->bpf, pids, n, f->note, sizeof(f->note))) {
 		/* the clients keep reading counters that stay at 0: their
 		 * own latencies are their latencies, and are dropped */
 		f->method = FOREIGN_SCHEDSTAT;
@@ -121,7 +121,8 @@ static uint64_t runq_now(struct foreign *f)
 			sum += s[p].runq_ns;
 			continue;
 		}
-		if (f->pids[p] > 0 && !foreign_schedstat(f->proc, f->pids[p], &v))
+		if (f->pids[p] > 0 &&
+		    !foreign_schedstat(f->proc, f->pids[p], &v))
 			f->last[p] = v;
 		sum += f->last[p];
 	}
@@ -139,8 +140,8 @@ void foreign_tick(struct foreign *f, bool measuring)
 		f->have_base = true;
 		f->base_runq = f->end_runq = v;
 		if (f->method == FOREIGN_BPF)
-			f->nrows0 = foreign_bpf_holders(f->bpf, f->rows0,
-							MAX_ROWS);
+			f->nrows0 =
+				foreign_bpf_holders(f->bpf, f->rows0, MAX_ROWS);
 		return;
 	}
 	f->end_runq = v;

@@ -23,17 +23,17 @@
 #include <linux/types.h>
 #endif
 
-#define FOREIGN_COMM	   16	      /* TASK_COMM_LEN */
+#define FOREIGN_COMM	   16	       /* TASK_COMM_LEN */
 #define FOREIGN_NOT_CLIENT 0xffffffffu /* a run's process, not a client */
-#define FOREIGN_PF_KTHREAD 0x00200000u /* task_struct.flags: a kernel thread */
+#define FOREIGN_PF_KTHREAD 0x00200000u /* task_struct.flags: kernel thread */
 
 /* One CPU: written only at its own context switches */
 struct foreign_cpu {
-	__u64 since;	/* the current task's stretch began */
-	__u64 cum;	/* foreign time, ns, up to since */
-	__u32 foreign;	/* the current task is foreign */
-	__u32 client;	/* the current task is a client's main thread */
-	__u32 valid;	/* since is known (a switch was seen) */
+	__u64 since;   /* the current task's stretch began */
+	__u64 cum;     /* foreign time, ns, up to since */
+	__u32 foreign; /* the current task is foreign */
+	__u32 client;  /* the current task is a client's main thread */
+	__u32 valid;   /* since is known (a switch was seen) */
 	__u32 pad;
 	char comm[FOREIGN_COMM]; /* the last foreign task that held it */
 };
@@ -41,20 +41,20 @@ struct foreign_cpu {
 /* A process of the run (its tgid is the key), and for a client process
  * its main thread's wait in progress */
 struct foreign_task {
-	__u32 slot;	/* the client process's index, or FOREIGN_NOT_CLIENT */
-	__u32 cpu;	/* the CPU it queued on */
-	__u64 start;	/* the wait began (0: none in progress) */
-	__u64 f0;	/* that CPU's foreign total then */
-	__u32 off;	/* off its CPU (switched out, not yet back) */
+	__u32 slot;  /* the client process's index, or FOREIGN_NOT_CLIENT */
+	__u32 cpu;   /* the CPU it queued on */
+	__u64 start; /* the wait began (0: none in progress) */
+	__u64 f0;    /* that CPU's foreign total then */
+	__u32 off;   /* off its CPU (switched out, not yet back) */
 	__u32 pad;
 };
 
 /* What a client process reads, one cache line each (BPF_F_MMAPABLE):
  * its totals since the tracing began */
 struct foreign_slot {
-	__u64 foreign_ns;	/* run-queue wait behind foreign tasks */
-	__u64 runq_ns;		/* all run-queue wait */
-	__u64 waits;		/* waits that ended */
+	__u64 foreign_ns; /* run-queue wait behind foreign tasks */
+	__u64 runq_ns;	  /* all run-queue wait */
+	__u64 waits;	  /* waits that ended */
 	__u64 pad[5];
 };
 

@@ -26,16 +26,18 @@ struct foreign_trace {
 };
 
 struct foreign_trace *foreign_bpf_open(int nslots, int parent, char *why,
-				     size_t len)
+				       size_t len)
 {
 	(void)nslots;
 	(void)parent;
-	snprintf(why, len, "this build has no libbpf (apt-get install "
+	snprintf(why, len,
+		 "this build has no libbpf (apt-get install "
 		 "libbpf-dev bpftool clang, then make)");
 	return NULL;
 }
 
-const volatile struct foreign_slot *foreign_bpf_slots(const struct foreign_trace *b)
+const volatile struct foreign_slot *
+foreign_bpf_slots(const struct foreign_trace *b)
 {
 	(void)b;
 	return NULL;
@@ -89,7 +91,7 @@ static int add_task(struct foreign_trace *b, int tgid, uint32_t slot)
 }
 
 struct foreign_trace *foreign_bpf_open(int nslots, int parent, char *why,
-				     size_t len)
+				       size_t len)
 {
 	struct foreign_trace *b;
 	long page = sysconf(_SC_PAGESIZE);
@@ -119,7 +121,8 @@ struct foreign_trace *foreign_bpf_open(int nslots, int parent, char *why,
 		goto fail;
 	}
 	b->maplen = ((size_t)nslots * sizeof(struct foreign_slot) +
-		     (size_t)page - 1) & ~((size_t)page - 1);
+		     (size_t)page - 1) &
+		    ~((size_t)page - 1);
 	b->map = mmap(NULL, b->maplen, PROT_READ, MAP_SHARED,
 		      bpf_map__fd(b->skel->maps.slots), 0);
 	if (b->map == MAP_FAILED) {
@@ -138,7 +141,8 @@ fail:
 	return NULL;
 }
 
-const volatile struct foreign_slot *foreign_bpf_slots(const struct foreign_trace *b)
+const volatile struct foreign_slot *
+foreign_bpf_slots(const struct foreign_trace *b)
 {
 	return b ? b->map : NULL;
 }

@@ -24,10 +24,11 @@ struct foreign_trace;
  * when it cannot; nothing is left loaded then.
  */
 struct foreign_trace *foreign_bpf_open(int nslots, int parent, char *why,
-				     size_t len);
+				       size_t len);
 
 /* foreign_bpf_slots - the mapped slots, one per client process */
-const volatile struct foreign_slot *foreign_bpf_slots(const struct foreign_trace *b);
+const volatile struct foreign_slot *
+foreign_bpf_slots(const struct foreign_trace *b);
 
 /*
  * foreign_bpf_attach - the client processes @pids (slot i is pids[i])

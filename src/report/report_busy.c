@@ -63,14 +63,19 @@ bool report_busy_text(const struct result *r, char *buf, size_t len)
 	}
 	if (d->valid && d->steal_pct >= DISTURB_STEAL_PCT &&
 	    d->other_cpus < DISTURB_OTHER_CPUS)
-		snprintf(who, sizeof(who), "the hypervisor stole %.1f %% of "
-			 "the CPU time", d->steal_pct);
+		snprintf(who, sizeof(who),
+			 "the hypervisor stole %.1f %% of "
+			 "the CPU time",
+			 d->steal_pct);
 	else
-		snprintf(who, sizeof(who), "other programs used %.2f CPUs "
-			 "beside the run", d->other_cpus);
+		snprintf(who, sizeof(who),
+			 "other programs used %.2f CPUs "
+			 "beside the run",
+			 d->other_cpus);
 	snprintf(buf, len,
 		 "Busy machine: %s; comparisons of this run are unreliable: "
-		 "%s", who, how(r));
+		 "%s",
+		 who, how(r));
 	return true;
 }
 

@@ -54,21 +54,25 @@ int result_foreign_read(json_t *o, struct result_foreign *f, char *err,
 	if (!o || json_is_null(o))
 		return 0; /* an older result: not measured */
 	if (!json_is_object(o) ||
-	    !foreign_method_parse(json_string_value(json_object_get(o, "method")),
-				  &f->method)) {
-		snprintf(err, len, "field 'foreign.method' is not bpf, "
+	    !foreign_method_parse(
+		    json_string_value(json_object_get(o, "method")),
+		    &f->method)) {
+		snprintf(err, len,
+			 "field 'foreign.method' is not bpf, "
 			 "schedstat or none");
 		return -1;
 	}
 	if (!get_ns(o, "wait_ns", &f->wait_ns) ||
 	    !get_ns(o, "runq_ns", &f->runq_ns)) {
-		snprintf(err, len, "field 'foreign.wait_ns' or "
+		snprintf(err, len,
+			 "field 'foreign.wait_ns' or "
 			 "'foreign.runq_ns' is not a non-negative integer");
 		return -1;
 	}
 	mb = json_object_get(o, "own_mbps");
 	if (!json_is_number(mb) || json_number_value(mb) < 0) {
-		snprintf(err, len, "field 'foreign.own_mbps' is not a "
+		snprintf(err, len,
+			 "field 'foreign.own_mbps' is not a "
 			 "non-negative number");
 		return -1;
 	}
@@ -83,13 +87,16 @@ int result_foreign_read(json_t *o, struct result_foreign *f, char *err,
 		snprintf(err, len, "field 'foreign.holders' is not an array");
 		return -1;
 	}
-	json_array_foreach(h, i, x) {
+	json_array_foreach(h, i, x)
+	{
 		const char *c = json_string_value(json_object_get(x, "comm"));
 		uint64_t ns;
 
 		if (!c || !get_ns(x, "ns", &ns)) {
-			snprintf(err, len, "foreign.holders[%zu] is not "
-				 "{comm, ns}", i);
+			snprintf(err, len,
+				 "foreign.holders[%zu] is not "
+				 "{comm, ns}",
+				 i);
 			return -1;
 		}
 		if (f->nholders < FOREIGN_MAX_HOLDERS) {
@@ -100,7 +107,8 @@ int result_foreign_read(json_t *o, struct result_foreign *f, char *err,
 			d->ns = ns;
 		}
 	}
-	if (json_is_string(note) && !(f->note = strdup(json_string_value(note)))) {
+	if (json_is_string(note) &&
+	    !(f->note = strdup(json_string_value(note)))) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}

@@ -23,8 +23,8 @@ struct json_t *result_foreign_json(const struct result_foreign *f);
  * result, method "none") into @f.  0, or -1 with what is wrong in @err
  * ("foreign.x ...").
  */
-int result_foreign_read(struct json_t *o, struct result_foreign *f,
-			char *err, size_t len);
+int result_foreign_read(struct json_t *o, struct result_foreign *f, char *err,
+			size_t len);
 
 /* result_foreign_merge - add host @h's figures to the run's @d (waits
  * and throughputs add, holders by name); -1: out of memory */
