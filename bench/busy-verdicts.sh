@@ -13,19 +13,23 @@
 #   check    a baseline of RUNS runs, then check TRIES times against it
 #            (goal: 0 in at least 8 of 10, never 1)
 #   cgroup   check against the same baseline with the candidate held to
-#            half the CPUs by a cgroup (v2 cpu.max, or v1 cfs_quota_us
-#            where the cpu controller is bound to v1), made and removed
-#            here (goal: 1 in at most 5 runs); root only
+#            CG_QUOTA ms of CPU per 100 ms (50: half a CPU) by a cgroup
+#            (v2 cpu.max, or v1 cfs_quota_us where the cpu controller is
+#            bound to v1), made and removed here (goal: 1 in at most 5
+#            runs); root only
 # The figures go into docs/regressions.md with how loaded the machine was
 # (each run records it: the 'machine:' lines).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 DBENCH_NG=${DBENCH_NG:-./dbench-ng}
 PARTS=${PARTS:-spreads check cgroup}
 PAIRS=${PAIRS:-12}
 TRIES=${TRIES:-10}
 CG_TRIES=${CG_TRIES:-3}
+CG_QUOTA=${CG_QUOTA:-50}
+# more options of check (--noise 10, say)
+CHECK_OPTS=${CHECK_OPTS:-}
 BURNERS=${BURNERS:-1}
 SECS=${SECS:-5}
 WARMUP=${WARMUP:-1}
@@ -35,6 +39,7 @@ LOADFILE=${LOADFILE:-}
 KEEP=${KEEP:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbng-busy.XXXXXX")
 burners=()
+# shellcheck disable=SC2034 # bench/lib.sh's stop_job reads it
 job=
 mounted=
 cg=
@@ -98,7 +103,7 @@ PY
 
 # tally NAME CODES...: "NAME: exit 0: 9, exit 125: 1"
 tally() {
-	local name=$1 line= c
+	local name=$1 line='' c
 	shift
 	declare -A n=()
 	for c in "$@"; do n[$c]=$((${n[$c]:-0} + 1)); done
@@ -115,9 +120,9 @@ echo "busy-verdicts: $nproc CPUs, $BURNERS burner(s), runs of -t $SECS, $CLIENTS
 burn
 
 case " $PARTS " in *" spreads "*)
-	n=$((2 * PAIRS))
-	echo "busy-verdicts: spreads: $n runs beside the burner(s)"
-	for i in $(seq "$n"); do
+	nruns=$((2 * PAIRS))
+	echo "busy-verdicts: spreads: $nruns runs beside the burner(s)"
+	for i in $(seq "$nruns"); do
 		# shellcheck disable=SC2086
 		"$DBENCH_NG" --json "$work/a$i.json" $run >/dev/null ||
 			{ echo "busy-verdicts: run $i failed"; exit 1; }
@@ -135,7 +140,7 @@ case " $PARTS " in *" spreads "*)
 	# every run's value of every metric, raw and own, from one comparison
 	# of all runs against all runs
 	files=()
-	for i in $(seq "$n"); do files+=("$work/a$i.json"); done
+	for i in $(seq "$nruns"); do files+=("$work/a$i.json"); done
 	"$DBENCH_NG" compare --json "$work/all.json" "${files[@]}" -- "${files[@]}" >/dev/null
 	python3 - "$work/all.json" <<'PY'
 import json, math, sys
@@ -193,17 +198,25 @@ case " $PARTS " in *" check "* | *" cgroup "*)
 	;;
 esac
 
-case " $PARTS " in *" check "*)
+# checks LABEL N [CGROUP]: N check calls against the baseline, in the
+# cgroup CGROUP if given; a line each, their exits in codes[]
+checks() {
+	local label=$1 calls=$2 cgdir=${3:-} t rc
 	codes=()
-	for t in $(seq "$TRIES"); do
-		# shellcheck disable=SC2086
-		"$DBENCH_NG" check --no-keep --baseline "${base[@]}" $run \
-			>"$work/out" 2>"$work/err"
+	for t in $(seq "$calls"); do
+		# shellcheck disable=SC2016,SC2086
+		sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' \
+			sh "$cgdir" "$DBENCH_NG" check --no-keep $CHECK_OPTS \
+			--baseline "${base[@]}" $run >"$work/out" 2>"$work/err"
 		rc=$?
 		codes+=("$rc")
-		printf '  check %2d: exit %3d after %2d runs  %s\n' "$t" "$rc" \
+		printf '  %s %2d: exit %3d after %2d runs  %s\n' "$label" "$t" "$rc" \
 			"$(grep -c '^check: run [0-9]*: Throughput' "$work/err")" "$(cat "$work/out")"
 	done
+}
+
+case " $PARTS " in *" check "*)
+	checks check "$TRIES"
 	tally "check, A vs A, $TRIES calls" "${codes[@]}"
 	;;
 esac
@@ -212,7 +225,7 @@ case " $PARTS " in *" cgroup "*)
 	if [ "$(id -u)" != 0 ]; then
 		echo "busy-verdicts: cgroup: skipped (needs root)"
 	else
-		half=$((nproc * 100000 / 2))
+		half=$((CG_QUOTA * 1000))
 		if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 			cg=/sys/fs/cgroup/dbng-busy.$$
 			mkdir "$cg" && echo "$half 100000" >"$cg/cpu.max"
@@ -226,17 +239,7 @@ case " $PARTS " in *" cgroup "*)
 				echo "$half" >"$cg/cpu.cfs_quota_us"
 		fi || { echo "busy-verdicts: cannot make the cgroup $cg"; exit 1; }
 		echo "busy-verdicts: cgroup: the candidate held to $((half / 1000)) ms of CPU per 100 ms ($cg)"
-		codes=()
-		for t in $(seq "$CG_TRIES"); do
-			# shellcheck disable=SC2016,SC2086
-			sh -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$cg" \
-				"$DBENCH_NG" check --no-keep --baseline "${base[@]}" $run \
-				>"$work/out" 2>"$work/err"
-			rc=$?
-			codes+=("$rc")
-			printf '  cgroup check %d: exit %3d after %2d runs  %s\n' "$t" "$rc" \
-				"$(grep -c '^check: run [0-9]*: Throughput' "$work/err")" "$(cat "$work/out")"
-		done
+		checks "cgroup check" "$CG_TRIES" "$cg"
 		tally "check, candidate in the cgroup, $CG_TRIES calls" "${codes[@]}"
 	fi
 	;;

@@ -168,10 +168,11 @@ enum cmp_seq_step {
 
 /*
  * cmp_seq_next - the step after look @r with @runs candidate runs, of at
- * most @max_runs: the test decides when it can (regressed; or nothing
- * regressed and nothing unclear); an unclear answer takes another run,
- * up to the last; too few runs for the test take more while that can
- * help, else the thresholds decide.
+ * most @max_runs: the test decides when it can (regressed; or good:
+ * nothing regressed, nothing past the thresholds, and every primary
+ * metric shown not worse than the noise floor, cmp_equivalent()); any
+ * other answer takes another run, up to the last; too few runs for the
+ * test take more while that can help, else the thresholds decide.
  */
 enum cmp_seq_step cmp_seq_next(const struct cmp_report *r, int runs,
 			       int max_runs);
