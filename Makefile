@@ -139,6 +139,7 @@ UT_LAYER_report_text := report
 UT_LAYER_report_busy := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
+UT_LAYER_compare_own := analysis
 UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
 UT_LAYER_record      := record

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_busy.h"
 #include "cmd_run.h"
 #include "compare.h"
 #include "compare_workload.h"
@@ -40,9 +41,6 @@
 /* the check cannot work on any commit: git bisect run stops (it aborts
  * on a status over 127) */
 #define CHECK_BAD     255
-/* a run whose machine was busy (result_disturbed()) is made again, up to
- * this many tries in all; still busy: 125, "machine too busy to decide" */
-#define CHECK_BUSY_TRIES 3
 #define MAX_BASELINES 256
 
 /* clang-format off */
@@ -54,8 +52,10 @@ static void usage(FILE *f)
 "git bisect run: exit 0 good, 1 regressed, 125 cannot decide (skip the\n"
 "commit), 255 bad input: options or a baseline (stop the bisection).\n"
 "It looks after each run from --min-runs on and stops once the answer is\n"
-"clear, alpha spent over the looks (a false alarm in at most 5 %% of\n"
-"bisect steps; docs/regressions.md).\n"
+"clear, alpha spent over the looks: a false alarm in at most 5 %% of\n"
+"bisect steps, and good only once nothing is worse and the throughput is\n"
+"shown not worse than the noise floor, so a commit that slows it by that\n"
+"much passes in at most 5 %% too (docs/regressions.md).\n"
 "\n"
 "  --baseline FILE...   baseline results (dbench-ng JSON or dbench logs);\n"
 "                       repeat the option or list several files after it\n"
@@ -64,9 +64,12 @@ static void usage(FILE *f)
 "  --metrics LIST       compare only these (see dbench-ng compare)\n"
 "  --noise PCT          relative noise floor in percent (5)\n"
 "  --verbose            show each run's output on stderr\n"
-"  --busy-ok            decide even on a busy machine (other processes\n"
-"                       using 0.2 CPUs or more, or 2 %% steal): by default\n"
-"                       such a run is made again, 3 tries, then 125\n"
+"  --busy-ok            decide on raw figures even on a busy machine (other\n"
+"                       processes using 0.2 CPUs or more, or 2 %% steal):\n"
+"                       by default runs that carry own latencies (BPF, as\n"
+"                       root) are judged on them, a busy run without them\n"
+"                       is made again, 3 tries, then 125, and a busy\n"
+"                       baseline without them is refused (255)\n"
 "  --json FILE          keep each run's JSON result as FILE-1.json ...\n"
 "                       (FILE-RUN before its extension); without it they\n"
 "                       are kept in a new $TMPDIR/dbench-ng-check.XXXXXX\n"
@@ -321,6 +324,8 @@ int check_main(int argc, char **argv)
 	bool verbose = false, done, setup = false, busy_ok = false;
 	bool keep_runs = true, mixed_wl = false;
 	enum cmp_seq_step step_next;
+	enum check_busy_step busy_step;
+	struct check_busy busy = {0};
 	struct step step;
 	char err[1024];
 	FILE *null = NULL;
@@ -434,21 +439,11 @@ int check_main(int argc, char **argv)
 	}
 	if (!mixed_wl && (st = other_workload(base, nb, base_names)))
 		goto out;
-	for (int i = 0; i < nb; i++) {
-		const struct result_disturb *d = &base[i]->disturb;
-
-		/* the same on every commit: every verdict would be doubtful */
-		if (!busy_ok && result_disturbed(d)) {
-			st = bad(true,
-				 "%s: recorded on a busy machine (other "
-				 "processes used %.2f CPUs, %.1f %% stolen; "
-				 "bound %.1f CPUs, %.0f %%): record the "
-				 "baseline again on a quiet machine",
-				 base_names[i], d->other_cpus,
-				 d->steal_pct > 0 ? d->steal_pct : 0.0,
-				 DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
-			goto out;
-		}
+	busy.ok = busy_ok;
+	if (check_busy_baseline(&busy, base, base_names, nb, err,
+				sizeof(err))) {
+		st = bad(true, "%s", err);
+		goto out;
 	}
 	rc.cfg.runs = max_runs; /* --json names one file per run */
 	if (!rc.cfg.json && keep_runs &&
@@ -484,7 +479,7 @@ int check_main(int argc, char **argv)
 		goto out;
 	}
 
-	for (int run = 1, busy = 0; run <= max_runs; run++) {
+	for (int run = 1; run <= max_runs; run++) {
 		struct result *res;
 		int rst = run_one(&rc, run, &res);
 
@@ -500,34 +495,18 @@ int check_main(int argc, char **argv)
 				    run, rst);
 			goto out;
 		}
-		if (!busy_ok && result_disturbed(&res->disturb)) {
-			const struct result_disturb *d = &res->disturb;
-
-			fprintf(stderr,
-				"check: run %d: the machine was busy (other "
-				"processes used %.2f CPUs, %.1f %% stolen): "
-				"%s\n",
-				run, d->other_cpus,
-				d->steal_pct > 0 ? d->steal_pct : 0.0,
-				busy + 1 < CHECK_BUSY_TRIES ? "made again"
-							    : "giving up");
-			if (++busy >= CHECK_BUSY_TRIES) {
-				say("cannot decide: machine too busy to "
-				    "decide (run %d: other processes used "
-				    "%.2f CPUs, %.1f %% stolen, in each of "
-				    "%d tries; bound %.1f CPUs, %.0f %%)",
-				    run, d->other_cpus,
-				    d->steal_pct > 0 ? d->steal_pct : 0.0, busy,
-				    DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
-				result_free(res);
-				st = CHECK_SKIP;
-				goto out;
-			}
+		busy_step = check_busy_run(&busy, res, run, err, sizeof(err));
+		if (busy_step == CHECK_BUSY_GIVE_UP) {
+			say("cannot decide: %s", err);
+			result_free(res);
+			st = CHECK_SKIP;
+			goto out;
+		}
+		if (busy_step == CHECK_BUSY_AGAIN) {
 			result_free(res);
 			run--; /* the same run again, the same --json name */
 			continue;
 		}
-		busy = 0;
 		cand[nc++] = res;
 		fprintf(stderr, "check: run %d: Throughput %g MB/sec, "
 			"max_latency %.3f ms\n", run, res->throughput,
