@@ -481,6 +481,7 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 			break;
 		case 'h':
 			opt_usage(stdout);
+			cfg->helped = true;
 			return OPT_EXIT_OK;
 		case O_VERSION:
 			printf("dbench-ng %s\n", dbng_version_long());
