@@ -153,7 +153,7 @@ Q_BPF = @echo '  BPF     $@';
 Q_GEN = @echo '  GEN     $@';
 endif
 
-.PHONY: all deps deps-check run check bench install clean format lint workload \
+.PHONY: all deps deps-check run check check-quick bench install clean format lint workload \
 	test-progs print-backends print-bpf mpi-note
 
 all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
@@ -311,6 +311,20 @@ check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
 		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
 	@tests/run.sh tests/cli/*.sh $(UT_BIN)
+
+# The quick suite: the unit tests and the shell tests that need no root
+# (no mount, namespace, server, strace or BPF: each passes as an ordinary
+# user), about 90 s two at a time on 2 CPUs.  The longest start first
+# (the four scripts, then test_compare among the unit tests), so that the
+# two lanes end together.  Same runner, same last line as make check.
+QUICK_SH := json behaviour compare html dblog workload fatal usage handles \
+	    nfs_usage optbackends
+QUICK    := $(patsubst %,tests/cli/%.sh,$(wordlist 1,4,$(QUICK_SH))) \
+	    $(UT_BIN) $(patsubst %,tests/cli/%.sh,$(wordlist 5,99,$(QUICK_SH)))
+check-quick:
+	@scripts/install-deps.sh quick
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN)
+	@tests/run.sh $(QUICK)
 
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian packages dbench-ng needs to build and test.
 # Idempotent and quick: asks dpkg first and calls apt-get only for what is
-# missing.  Usage: scripts/install-deps.sh [build|check|lint]
+# missing.  Usage: scripts/install-deps.sh [build|check|quick|lint]
 set -e
 what=${1:-build}
 
@@ -16,6 +16,10 @@ pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
       libsmbclient-dev libopenmpi-dev openmpi-bin libbpf-dev clang bpftool"
 # lint: make lint's static analyser only
 [ "$what" = lint ] && pkgs="cppcheck"
+# quick: what make check-quick's tests need beyond the build (the unit
+# tests' framework, python3, dbench 4.0's loadfile and program); without
+# chromium html.sh is skipped
+[ "$what" = quick ] && pkgs="$pkgs libcmocka-dev python3 dbench"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
