@@ -288,9 +288,10 @@ build/tests/faultfs: tests/faultfs/faultfs.c build/flags.txt
 	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) \
 		$(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
 
-build/tools/gen_netbench: tools/gen_netbench.c build/flags.txt
+GEN_SRC := tools/gen_netbench.c $(wildcard tools/netbench/*.c)
+build/tools/gen_netbench: $(GEN_SRC) tools/netbench/netbench.h build/flags.txt
 	@mkdir -p $(@D)
-	$(Q_LD)$(CC) $(CFLAGS) -o $@ $<
+	$(Q_LD)$(CC) $(CFLAGS) -o $@ $(GEN_SRC)
 
 # Regenerate the built-in workload (it is committed; see loadfiles/README.md)
 workload: build/tools/gen_netbench
