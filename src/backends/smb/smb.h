@@ -125,13 +125,30 @@ struct smb_lib {
 extern struct smb_lib smbl;
 int smb_lib_load(char *err, size_t errlen);
 
-/* smb.c: the URL, the credentials, a context */
-int smb_parse_share(const char *share, char *err, size_t errlen);
+/* lib.c: a context (one connection: NULL with errno), freed (NULL
+ * taken); whether the errno of a call means the connection is lost */
 SMBCCTX *smb_context(int timeout_s);
 void smb_context_free(SMBCCTX *ctx);
-char *smb_url(const char *dir_url, const char *rel);
 bool smb_conn_lost(int e);
+
+/* url.c: "//SERVER[:PORT]/SHARE[/PATH]" (or "smb://...") into smb_g (0,
+ * or -1 with a message); the URL of @rel below @dir_url, each component
+ * percent-encoded (malloc'd; NULL out of memory) */
+int smb_parse_share(const char *share, char *err, size_t errlen);
+char *smb_url(const char *dir_url, const char *rel);
+
+/* auth.c: who logs on, into smb_g (0, or -1 with a message); the
+ * callback that gives it to libsmbclient */
+int smb_credentials(const struct smb_opts *o, char *err, size_t errlen);
+void smb_auth(SMBCCTX *c, const char *srv, const char *shr, char *wg, int wglen,
+	      char *un, int unlen, char *pw, int pwlen);
+
+/* tree.c: empty directory @url (and remove its subdirectories with
+ * @rmdirs; errors ignored); the parent's clean-up at the end (fini), an
+ * orphaned client's (orphaned) */
 void smb_tree_remove(SMBCCTX *ctx, const char *url, int depth, bool rmdirs);
+void smb_fini(struct be_run *run, const bool *dirty);
+void smb_orphaned(struct be_run *run);
 
 /* client.c: a client's connection, paths and files */
 int smb_setup(struct be_client *c);
