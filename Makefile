@@ -127,6 +127,7 @@ UT_LAYER_frame       := server
 UT_LAYER_report_text := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
+UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
 PROBE_LAYER_htmlprobe  := report
 PROBE_LAYER_dblogprobe := results
@@ -303,8 +304,8 @@ run: deps
 	@$(MAKE) --no-print-directory $(PROG)
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/dbench-ng.XXXXXX") && \
 	trap 'rm -rf "$$d"' EXIT INT TERM && \
-	echo "make run: ./$(PROG) -t 10 -D $$d 2" && \
-	./$(PROG) -t 10 -D "$$d" 2
+	echo "make run: ./$(PROG) -c builtin:netbench -t 10 -D $$d 2" && \
+	./$(PROG) -c builtin:netbench -t 10 -D "$$d" 2
 
 # Build everything and run every test; the last line is
 # "check: N passed, N failed, N skipped".

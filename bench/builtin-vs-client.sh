@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# builtin-vs-client.sh: does the built-in workload (dbench-ng without -c)
+# builtin-vs-client.sh: does the built-in workload (-c builtin:netbench)
 # ask the file system for the same work as dbench's client.txt?  Both are
 # run by dbench-ng with -s (O_SYNC, the way fsperf runs dbench) on
 # loop-mounted ext4, xfs and btrfs, alternately, ROUNDS times each, and the
@@ -158,7 +158,7 @@ one_run() {
 	elif [ -n "$BUILTIN" ]; then
 		set -- -c "$BUILTIN"
 	else
-		set --
+		set -- -c builtin:netbench
 	fi
 	set -- "$DBENCH_NG" -s -t "$SECS" "$@" --json "$json" -D "$mnt" \
 		"$NPROCS"

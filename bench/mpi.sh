@@ -95,7 +95,7 @@ for be in $BACKENDS; do
 	: >"$RESULTS_DIR/$be.rates"
 	for r in $(seq "$ROUNDS"); do
 		base=$RESULTS_DIR/$be-$r
-		common=(-B "$be" -t "$SECS" --warmup 2 -D "$T")
+		common=(-B "$be" -c builtin:netbench -t "$SECS" --warmup 2 -D "$T")
 		timed "$base-plain.time" "$NG" "${common[@]}" \
 			--json "$base-plain.json" "$CLIENTS" \
 			>"$base-plain.out" 2>&1 ||

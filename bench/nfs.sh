@@ -38,7 +38,7 @@ top=$PWD
 CLIENTS=${CLIENTS:-1 4}
 SECS=${SECS:-10}
 ROUNDS=${ROUNDS:-3}
-LOADFILE=${LOADFILE:-}
+LOADFILE=${LOADFILE:-builtin:netbench}
 EXPORT_FS=${EXPORT_FS:-tmpfs}
 DBENCH_NG=${DBENCH_NG:-./dbench-ng}
 RESULTS_DIR=${RESULTS_DIR:-bench/results/nfs-$(date +%Y%m%d-%H%M%S)}
@@ -133,10 +133,9 @@ sample() {
 	echo "libnfs:  $(dpkg-query -W -f '${Version}' libnfs13 2>/dev/null || echo n/a)"
 	echo "ganesha: $(dpkg-query -W -f '${Version}' nfs-ganesha 2>/dev/null || echo n/a), export on $EXPORT_FS"
 } >"$RESULTS_DIR/env.txt"
-lf=()
-[ -n "$LOADFILE" ] && lf=(-c "$LOADFILE")
+lf=(-c "$LOADFILE")
 echo "round,clients,lines_per_s,lines,client_utime,client_stime,server_utime,server_stime (ticks of 1/$hz s, execute phase)" >"$RESULTS_DIR/runs.csv"
-say "dbench-ng -B nfs against a private nfs-ganesha ($EXPORT_FS export), $(nproc) CPUs, -t $SECS --warmup 2, ${LOADFILE:-built-in workload}, $ROUNDS rounds"
+say "dbench-ng -B nfs against a private nfs-ganesha ($EXPORT_FS export), $(nproc) CPUs, -t $SECS --warmup 2, $LOADFILE, $ROUNDS rounds"
 say "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 say "$(printf '%-8s %12s %14s %14s %14s' clients lines/s 'client us/line' 'server us/line' client/server)"
 for n in $CLIENTS; do

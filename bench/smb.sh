@@ -131,8 +131,7 @@ for n in $CLIENTS; do
 		out=$RESULTS_DIR/smb-c$n-r$r.out
 		back_to_base
 		s0=$(smbd_cpu)
-		c=()
-		[ "$LOADFILE" = builtin:netbench ] || c=(-c "$LOADFILE")
+		c=(-c "$LOADFILE")
 		DBENCH_NG_SMB_PASSWORD=$SMB_PW start_timed "$out" "$out.time" \
 			"$DBENCH_NG" -B smb "$S" --smb-user=root -t "$SECS" \
 			--warmup "$WARMUP" "${c[@]}" "$n"

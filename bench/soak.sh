@@ -337,7 +337,7 @@ one_run() {
 	mem=$RESULTS_DIR/$label-mem.csv
 	peakf=$RESULTS_DIR/$label-tmpfs-peak
 	case $label in
-	ng)	set -- "$DBENCH_NG" ${SOAK_LOADFILE:+-c "$SOAK_LOADFILE"} \
+	ng)	set -- "$DBENCH_NG" -c "${SOAK_LOADFILE:-builtin:netbench}" \
 			--json "$RESULTS_DIR/$label.json" ;;
 	ng-client) set -- "$DBENCH_NG" -c "$LOADFILE" \
 			--json "$RESULTS_DIR/$label.json" ;;

@@ -142,8 +142,8 @@ echo "$(uname -r), $(nproc) CPUs, -t $SECS, $ROUNDS rounds alternating," \
 	"load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-30s %9s %9s %9s %9s %9s\n' "" off proc bpf proc/off bpf/proc
 if [[ " $CASES " == *" tmpfs "* ]]; then
-	compare "tmpfs, built-in, 1 client" "$mnt/d" 1
-	compare "tmpfs, built-in, 2 clients" "$mnt/d" 2
+	compare "tmpfs, built-in, 1 client" "$mnt/d" -c builtin:netbench 1
+	compare "tmpfs, built-in, 2 clients" "$mnt/d" -c builtin:netbench 2
 	if [ -r "$LOADFILE" ]; then
 		compare "tmpfs, client.txt, 2 clients" "$mnt/d" -c "$LOADFILE" 2
 	else
@@ -151,5 +151,5 @@ if [[ " $CASES " == *" tmpfs "* ]]; then
 	fi
 fi
 [[ " $CASES " != *" btrfs "* ]] ||
-	compare "btrfs -s, built-in, 2 clients" "$bmnt" -s 2
+	compare "btrfs -s, built-in, 2 clients" "$bmnt" -c builtin:netbench -s 2
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -7,6 +7,7 @@
  */
 #include "compare_impl.h"
 #include "compare_test.h"
+#include "compare_workload.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -168,24 +169,14 @@ static void mode_text(const struct result *x, bool log, char *buf,
 		 !log && c->fake_io ? " --fake-io" : "");
 }
 
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	return s ? s + 1 : p;
-}
-
-/* Did @x run another loadfile than @ref?  By content where both have it
- * (a dbench-ng result), else by the file name a log's Running line gives
- * (the directories may differ). */
+/* Did @x run another loadfile than @ref?  (compare_workload.c) */
 static bool other_loadfile(const struct result *x, const struct result *ref)
 {
-	if (x->env.nloadfiles && ref->env.nloadfiles &&
-	    x->env.loadfile_sha256[0] && ref->env.loadfile_sha256[0])
-		return strcmp(x->env.loadfile_sha256[0],
-			      ref->env.loadfile_sha256[0]) != 0;
-	return x->cfg.loadfile && ref->cfg.loadfile &&
-	       strcmp(base_name(x->cfg.loadfile), base_name(ref->cfg.loadfile));
+	struct cmp_workload a, b;
+
+	cmp_workload_of(x, &a);
+	cmp_workload_of(ref, &b);
+	return !cmp_workload_same(&a, &b);
 }
 
 /* The ops @x did not run (backend.h: not_run), a bit each */

@@ -29,6 +29,8 @@
 
 #include "cmd_run.h"
 #include "compare.h"
+#include "compare_workload.h"
+#include "loadfile.h"
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
@@ -71,6 +73,8 @@ static void usage(FILE *f)
 "                       (/tmp without $TMPDIR); the stdout line ends with\n"
 "                       \"(runs kept in ...)\"\n"
 "  --no-keep            keep no JSON result (unless --json)\n"
+"  --mixed-workloads    check against baselines of other loadfiles all the\n"
+"                       same (by default: bad input, 255)\n"
 "  -h, --help           this text\n"
 "RUN OPTIONS are those of a run (-t, -D, -c, -s, ...; see --help).\n");
 }
@@ -283,6 +287,28 @@ static int first_pass(struct result **base, int nb, const char *const *names,
 				    : "no op in common");
 }
 
+/*
+ * other_workload - whether the baselines, and they and this run, replay
+ * the same loadfiles (compare_workload.h): 0, or CHECK_BAD after saying
+ * which two differ.  Before any run: the same on every commit.
+ */
+static int other_workload(struct result **base, int nb,
+			  const char *const *names)
+{
+	static const char *lf[RUN_MAX_LOADFILES], *sha[RUN_MAX_LOADFILES];
+	struct cmp_workload me = {rc.nprogs, lf, sha, rc.cfg.loadfile};
+	char err[1024];
+
+	for (int i = 0; i < rc.nprogs; i++) {
+		lf[i] = rc.progs[i]->name;
+		sha[i] = rc.progs[i]->sha256;
+	}
+	if (!cmp_workloads_differ(base, names, nb, &me, "this run", err,
+				  sizeof(err)))
+		return 0;
+	return bad(true, "%s (--mixed-workloads checks anyway)", err);
+}
+
 int check_main(int argc, char **argv)
 {
 	static const char *base_names[MAX_BASELINES];
@@ -293,7 +319,7 @@ int check_main(int argc, char **argv)
 	struct cmp_report *rep = NULL;
 	struct cmp_opts o;
 	bool verbose = false, done, setup = false, busy_ok = false;
-	bool keep_runs = true;
+	bool keep_runs = true, mixed_wl = false;
 	enum cmp_seq_step step_next;
 	struct step step;
 	char err[1024];
@@ -352,6 +378,8 @@ int check_main(int argc, char **argv)
 			busy_ok = true;
 		} else if (!strcmp(a, "--no-keep")) {
 			keep_runs = false;
+		} else if (!strcmp(a, "--mixed-workloads")) {
+			mixed_wl = true;
 		} else {
 			rargv[rargc++] = argv[i];
 		}
@@ -395,6 +423,8 @@ int check_main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (!mixed_wl && (st = other_workload(base, nb, base_names)))
+		goto out;
 	for (int i = 0; i < nb; i++) {
 		const struct result_disturb *d = &base[i]->disturb;
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "compare_workload.h"
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 		"change'\n"
 		"      --mixed-paths    compare runs of different --paths "
 		"modes all the same\n"
+		"      --mixed-workloads  compare runs of different loadfiles "
+		"all the same\n"
 		"  -j, --json=FILE      also write the comparison as JSON "
 		"('-': stdout)\n"
 		"  -h, --help           this text\n"
@@ -134,6 +137,7 @@ int compare_main(int argc, char **argv)
 		{"json", required_argument, NULL, 'j'},
 		{"changed", no_argument, NULL, 'c'},
 		{"mixed-paths", no_argument, NULL, 'P'},
+		{"mixed-workloads", no_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -143,7 +147,7 @@ int compare_main(int argc, char **argv)
 	struct cmp_opts o;
 	char err[1024];
 	int sep = -1, c, nb, nc, rc = 2;
-	bool changed = false, mixed = false;
+	bool changed = false, mixed = false, mixed_wl = false;
 	uint64_t u;
 
 	cmp_opts_default(&o);
@@ -205,6 +209,9 @@ int compare_main(int argc, char **argv)
 		case 'P':
 			mixed = true;
 			break;
+		case 'W':
+			mixed_wl = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -238,17 +245,27 @@ int compare_main(int argc, char **argv)
 	if (load_side(argv + optind, nb, res) ||
 	    load_side(argv + sep + 1, nc, res + nb))
 		goto out;
-	if (!mixed) {
+	if (!mixed || !mixed_wl) {
 		const char **names = calloc((size_t)(nb + nc), sizeof(*names));
 
 		for (int i = 0; names && i < nb + nc; i++)
 			names[i] = i < nb ? argv[optind + i]
 					  : argv[sep + 1 + i - nb];
-		if (names &&
+		if (names && !mixed &&
 		    cmp_paths_differ(res, names, nb + nc, err, sizeof(err))) {
 			fprintf(stderr,
 				"dbench-ng compare: %s (--mixed-paths compares "
 				"them anyway)\n",
+				err);
+			free(names);
+			goto out;
+		}
+		if (names && !mixed_wl &&
+		    cmp_workloads_differ(res, names, nb + nc, NULL, NULL, err,
+					 sizeof(err))) {
+			fprintf(stderr,
+				"dbench-ng compare: %s (--mixed-workloads "
+				"compares them anyway)\n",
 				err);
 			free(names);
 			goto out;

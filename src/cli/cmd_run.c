@@ -25,11 +25,14 @@
 #include "result.h"
 #include "result_json.h"
 #include "runner.h"
+#include "stock.h"
 #include "stopsig.h"
 #include "version.h"
 
-/* Parse every loadfile of the comma list @spec into @progs. */
-static int load_programs(const char *spec, struct program **progs, int *n)
+/* Parse every loadfile of the comma list @spec into @progs; @stock: @spec
+ * is the default stock_default() found, which a message says. */
+static int load_programs(const char *spec, bool stock, struct program **progs,
+			 int *n)
 {
 	char err[1024];
 	char *list = strdup(spec), *save = NULL, *name;
@@ -57,7 +60,12 @@ static int load_programs(const char *spec, struct program **progs, int *n)
 		else
 			rc = lf_parse_file(name, &progs[*n], err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "dbench-ng: %s\n", err);
+			fprintf(stderr, "dbench-ng: %s%s\n", err,
+				stock ? " (the loadfile of a run without -c, "
+					"found where dbench 4.0 installs its "
+					"client.txt; -c " BUILTIN_NETBENCH
+					" runs the built-in workload)"
+				      : "");
 			goto fail;
 		}
 		(*n)++;
@@ -239,6 +247,7 @@ static int json_end(struct run_ctx *rc, const struct result *res)
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 {
 	char err[1024];
+	bool stock = false;
 	const char *const *kv;
 	int nkv;
 
@@ -298,7 +307,10 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 			"file name with --runs (one file per run)\n");
 		return 2;
 	}
-	if (load_programs(rc->cfg.loadfile, rc->progs, &rc->nprogs))
+	if (!rc->cfg.loadfile) /* no -c: dbench 4.0's, else the built-in */
+		rc->cfg.loadfile =
+			stock_default(&stock, rc->note, sizeof(rc->note));
+	if (load_programs(rc->cfg.loadfile, stock, rc->progs, &rc->nprogs))
 		return 2;
 	for (int i = 0; i < rc->nprogs; i++) {
 		if (backend_check(rc->be, rc->progs[i], rc->be_run.req, err,
@@ -332,6 +344,10 @@ int run_start(struct run_ctx *rc)
 			return st;
 		}
 	}
+	/* said once everything else was accepted: a refused command line
+	 * stays one line */
+	if (rc->note[0])
+		fprintf(stderr, "dbench-ng: %s\n", rc->note);
 	return 0;
 }
 

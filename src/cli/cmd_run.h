@@ -33,6 +33,7 @@ struct run_ctx {
 	struct file_pending json; /* this run's --json file, until written */
 	char json_path[4096];
 	struct coord *coord;	/* NULL, or a run across hosts (coord.h) */
+	char note[1024];	/* for stderr once the run starts, or "" */
 };
 
 /*
@@ -47,9 +48,10 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done);
  * run_start - after run_setup() (and after the caller has settled
  * cfg.runs, which names the --json files): hold the signals that stop a
  * run, check the --json path and create its temporary file, then prepare
- * the directory (the backend's init).  0, or the exit status after a
- * message (2 for a --json path that cannot be written or lies in
- * DIR/clients), with nothing created.
+ * the directory (the backend's init); then say what run_setup() noted
+ * (no -c and no client.txt: the built-in workload).  0, or the exit
+ * status after a message (2 for a --json path that cannot be written or
+ * lies in DIR/clients), with nothing created.
  */
 int run_start(struct run_ctx *rc);
 

@@ -55,7 +55,7 @@ static const struct cli_field cli[CFG_NR] = {
 	[CFG_cpp] = {.def = 1, .min = 1, .max = 10000},
 	[CFG_timelimit] = {.def = 600, .min = 1, .max = 100000000},
 	[CFG_warmup] = {.def = -1, .min = 0, .max = 100000000},
-	[CFG_loadfile] = {.def_str = OPT_BUILTIN},
+	[CFG_loadfile] = {.def_str = NULL}, /* run_setup(): stock_default() */
 	[CFG_dir] = {.def_str = "."},
 	[CFG_backend] = {0}, /* the registry's first (opt_parse) */
 	[CFG_paths] = {.def_str = "full", .choices = "full|dirfd"},
@@ -154,8 +154,9 @@ static void opt_usage(FILE *f)
 "      --warmup=SECS          warm-up before it (default timelimit/5)\n"
 "  -c, --loadfile=FILE[,...]  loadfile, plain or gzip; a comma list gives\n"
 "                             client i the file i modulo the list length\n"
-"                             (default: the built-in workload, "
-OPT_BUILTIN ")\n"
+"                             (default: dbench 4.0's client.txt where it\n"
+"                             is installed, else the built-in workload,\n"
+"                             " OPT_BUILTIN ")\n"
 "  -D, --directory=DIR        base directory (default .); clients work in\n"
 "                             DIR/clients and touch nothing else\n"
 "      --paths=MODE           full (default): every call names its whole\n"

@@ -31,7 +31,8 @@ enum opt_result {
 };
 
 /* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or
- * stdout (--help, --version). */
+ * stdout (--help, --version).  Without -c, cfg->loadfile is NULL:
+ * run_setup() picks the default (stock.h). */
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
 
 /* opt_tbench - parse tbench's command lines from now on: @backend is

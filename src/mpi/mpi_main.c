@@ -12,6 +12,7 @@
  * result (%r the rank, %h the host, %n the run of --runs).
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <mpi.h>
 
 #include "cmd_run.h"
+#include "loadfile.h"
 #include "mpi_coord.h"
 #include "mpi_tag.h"
 #include "report_text.h"
@@ -102,6 +104,39 @@ static int step(struct mpi_coord *mc, int st, const char *what)
 			mc->names[who], who, what, worst);
 	free(all);
 	return worst;
+}
+
+/*
+ * Do the ranks replay the same loadfiles?  A hash of each rank's (their
+ * SHA-256s, in order) is gathered: without -c a host that lacks dbench's
+ * client.txt would run the built-in workload beside hosts that replay
+ * client.txt.  0; 2 once rank 0 named a rank that differs; -1: MPI failed.
+ */
+static int same_workload(struct mpi_coord *mc, const struct run_ctx *rc)
+{
+	int n = mc->co.nranks, *all = calloc((size_t)n, sizeof(int)), k;
+	unsigned int h = 2166136261u; /* FNV-1a */
+
+	for (int i = 0; i < rc->nprogs; i++) {
+		for (const char *s = rc->progs[i]->sha256; *s; s++)
+			h = (h ^ (unsigned char)*s) * 16777619u;
+	}
+	if (!all || mpi_coord_allgather(mc, (int)(h & INT_MAX), all)) {
+		free(all);
+		return -1;
+	}
+	for (k = 1; k < n && all[k] == all[0]; k++)
+		;
+	if (k < n && !mc->co.rank)
+		fprintf(stderr,
+			"dbench-ng: host %s rank %d replays other loadfiles "
+			"than rank 0 ('%s', by their SHA-256): every rank "
+			"must run the same workload; without -c a host runs "
+			"dbench's client.txt where it is installed, else the "
+			"built-in workload, so give every rank the same -c\n",
+			mc->names[k], k, rc->cfg.loadfile);
+	free(all);
+	return k < n ? 2 : 0;
 }
 
 /* After a run: every host's clean-up is done, so DIR/clients itself can
@@ -217,6 +252,11 @@ int main(int argc, char **argv)
 		goto out;
 	if (mpi_coord_clients(&mc, rc.cfg.nclients, rc.cfg.nprocs)) {
 		st = 2;
+		goto out;
+	}
+	st = same_workload(&mc, &rc);
+	if (st) {
+		st = st < 0 ? 3 : st;
 		goto out;
 	}
 	rc.be_run.first_id = mc.co.first_id;

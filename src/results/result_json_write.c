@@ -18,6 +18,7 @@
 #include "file_replace.h"
 #include "percentiles.h"
 #include "result.h"
+#include "stock.h"
 
 static const double json_pcts[] = { PCT_STORED };
 
@@ -92,6 +93,9 @@ static json_t *env_json(const struct result_env *e)
 
 		set(f, "name", str_or_null(e->loadfile_name[i]));
 		set(f, "sha256", str_or_null(e->loadfile_sha256[i]));
+		set(f, "kind",
+		    json_string(stock_kind_name(stock_kind(
+			    e->loadfile_name[i], e->loadfile_sha256[i]))));
 		json_array_append_new(l, f);
 	}
 	set(o, "loadfiles", l);

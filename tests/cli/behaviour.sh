@@ -181,7 +181,7 @@ expect_rc 0 "$DBNG" -t 2 --warmup 0 --fake-io -c "$LF" -D "$D" 1 >"$TMP/out"
 [ "$(op_count "$TMP/out" WriteX)" -gt 0 ] || fail "--fake-io table"
 
 note "null backend and the built-in workload"
-expect_rc 0 "$DBNG" -B null -t 2 --warmup 1 -D "$D" 2 >"$TMP/out"
+expect_rc 0 "$DBNG" -B null -c builtin:netbench -t 2 --warmup 1 -D "$D" 2 >"$TMP/out"
 grep -q "with load 'builtin:netbench'" "$TMP/out" || fail "built-in workload not used"
 for op in NTCreateX ReadX WriteX Find Qpathinfo Flush; do
 	[ "$(op_count "$TMP/out" $op)" -gt 0 ] || fail "null run has no $op"
@@ -189,7 +189,7 @@ done
 [ -z "$(ls -A "$D")" ] || fail "null backend touched DIR: $(ls -A "$D")"
 
 note "the built-in workload on the real filesystem, no unexpected results"
-expect_rc 0 "$DBNG" -t 3 --warmup 1 -D "$D" 2 >"$TMP/out"
+expect_rc 0 "$DBNG" -c builtin:netbench -t 3 --warmup 1 -D "$D" 2 >"$TMP/out"
 ! grep -q "Unexpected results" "$TMP/out" || fail "$(sed -n '/Unexpected/,/^$/p' "$TMP/out")"
 [ -z "$(ls -A "$D")" ] || fail "DIR not clean after the run: $(ls -A "$D")"
 echo "all behaviour checks passed"

@@ -4,7 +4,10 @@
 # (a run that fails), 255 for the user's mistakes (a bad baseline or
 # option), which must stop a bisection instead of skipping every commit;
 # one line on stdout says why, in every case.  Real `git bisect run`s in a
-# scratch repository check the last two.  The verdicts are forced by
+# scratch repository check the last two.  A baseline of another workload
+# (another loadfile, a log of another file, client.txt against the
+# built-in workload of a run without -c) is bad input too, unless
+# --mixed-workloads; the candidates below are other loadfiles on purpose.  The verdicts are forced by
 # construction, not by how steady the machine is (the statistics
 # themselves are unit-tested in tests/unit/test_compare.c):
 #  - regressed: the candidate's two clients share one lock file and hold
@@ -74,7 +77,7 @@ grep -q '^check: run 5: ' "$TMP/err" && ! grep -q '^check: run 6: ' "$TMP/err" |
 
 note "a lock shared by the clients: regressed"
 # shellcheck disable=SC2086
-"$DBNG" check --baseline "$TMP"/base-*.json $CHECK -c "$TMP/cand.load" $RUN \
+"$DBNG" check --baseline "$TMP"/base-*.json $CHECK --mixed-workloads -c "$TMP/cand.load" $RUN \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 cat "$TMP/out"
@@ -89,7 +92,7 @@ note "all metrics: the halved throughput is decided in 5 runs (the sequential ru
 # does half the baseline's work (sleep-bound, whatever the machine), which
 # the first look (5 vs 5, MB/s alone at alpha/4) calls significant
 # shellcheck disable=SC2086
-"$DBNG" check --baseline "$TMP"/base-*.json --busy-ok -c "$TMP/cand.load" $RUN \
+"$DBNG" check --baseline "$TMP"/base-*.json --busy-ok --mixed-workloads -c "$TMP/cand.load" $RUN \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 cat "$TMP/out"
@@ -104,7 +107,7 @@ grep -q '^sequential: this look spends 0.025 of alpha 0.05: MB/s alone at 0.0125
 note "--json names the kept runs; --no-keep keeps none"
 ls -d "$TMP"/dbench-ng-check.* >"$TMP/dirs"
 # shellcheck disable=SC2086
-"$DBNG" check --baseline "$TMP"/base-*.json $CHECK --json "$TMP/k.json" -c "$TMP/cand.load" $RUN \
+"$DBNG" check --baseline "$TMP"/base-*.json $CHECK --mixed-workloads --json "$TMP/k.json" -c "$TMP/cand.load" $RUN \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 1 ] || fail "--json: exit $rc: $(tail -5 "$TMP/err")"
@@ -130,7 +133,7 @@ note "a run that fails: 125, so bisect skips the commit"
 printf '%s\n' 'Mkdir "\clients\client1" NT_STATUS_OK' \
 	'Unlink "\clients\client1\nofile" 0x0 NT_STATUS_OK' \
 	'Sleep 10000 NT_STATUS_OK' >"$TMP/fail.load"
-"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" -c "$TMP/fail.load" -t 1 --warmup 0 -D "$D" 1 \
+"$DBNG" check --busy-ok --mixed-workloads --baseline "$TMP/base-1.json" -c "$TMP/fail.load" -t 1 --warmup 0 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 125 ] || fail "exit $rc for a run that fails, expected 125: $(cat "$TMP/err")"
@@ -172,7 +175,7 @@ done <<END
 --busy-ok -t 1 -D $D 1|no --baseline given|^dbench-ng check: no --baseline given
 --busy-ok --baseline $TMP/base-1.json --min-runs x -D $D 1|--min-runs: 'x' is not a whole number|^dbench-ng check: --min-runs
 --busy-ok --baseline $TMP/base-1.json --metrics p42 -D $D 1|--metrics: 'p42' is not METRIC|^dbench-ng check: --metrics
---busy-ok --baseline $TMP/base-1.json -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
+--busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
 --busy-ok --baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
 --busy-ok --baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
 --busy-ok --baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
@@ -182,7 +185,7 @@ done <<END
 END
 
 note "a baseline of the other --paths mode: 255, nothing run"
-"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" --paths dirfd -t 1 -D "$D" 1 \
+"$DBNG" check --busy-ok --baseline "$TMP/base-1.json" --paths dirfd -c "$TMP/base.load" -t 1 -D "$D" 1 \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 255 ] || fail "mixed --paths: exit $rc, expected 255"
@@ -190,6 +193,44 @@ one_line "$TMP/out" "bad input: $TMP/base-1.json ran --paths full and this run -
 grep -q "^dbench-ng check: $TMP/base-1.json ran --paths full and this run --paths dirfd: .*not comparable$" "$TMP/err" ||
 	fail "message: $(cat "$TMP/err")"
 grep -q "check: run" "$TMP/err" && fail "a run was made: $(cat "$TMP/err")"
+
+note "a baseline of another workload: 255, nothing run; --mixed-workloads checks"
+# check_bad WANT ARGS...: exit 255, the one stdout line "bad input: WANT",
+# the same on stderr, no run made
+check_bad() {
+	local want=$1
+	shift
+	"$DBNG" check --busy-ok "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 255 ] || fail "check $*: exit $rc, expected 255: $(cat "$TMP/out" "$TMP/err")"
+	[ "$(cat "$TMP/out")" = "bad input: $want" ] || fail "check $*: stdout: $(cat "$TMP/out")"
+	grep -qxF "dbench-ng check: $want" "$TMP/err" || fail "check $*: stderr: $(cat "$TMP/err")"
+	! grep -q '^check: run' "$TMP/err" || fail "check $*: a run was made"
+	echo "ok: $(cat "$TMP/out")"
+}
+NC="other workloads, so their numbers are not comparable"
+check_bad "$TMP/base-1.json ran the loadfile $TMP/base.load and this run the loadfile $TMP/cand.load: $NC (--mixed-workloads checks anyway)" \
+	--baseline "$TMP/base-1.json" -c "$TMP/cand.load" -t 1 --warmup 0 -D "$D" 1
+# baselines of two workloads
+check_bad "$TMP/base-1.json ran the loadfile $TMP/base.load and $TMP/k-1.json the loadfile $TMP/cand.load: $NC (--mixed-workloads checks anyway)" \
+	--baseline "$TMP/base-1.json" "$TMP/k-1.json" -c "$TMP/base.load" -t 1 --warmup 0 -D "$D" 1
+# a dbench 4.0 log of client.txt against another loadfile, and against
+# the built-in workload of a run without -c where no client.txt is found
+# (DBENCH_NG_TEST_CLIENT_TXT_PATH: the tests' own list)
+LOG=$DATA/dblog/sample-4.0.txt
+check_bad "$LOG ran dbench's client.txt (/usr/share/dbench/client.txt) and this run the loadfile $TMP/base.load: $NC (--mixed-workloads checks anyway)" \
+	--baseline "$LOG" -c "$TMP/base.load" -t 1 --warmup 0 -D "$D" 1
+DBENCH_NG_TEST_CLIENT_TXT_PATH= check_bad "$LOG ran dbench's client.txt (/usr/share/dbench/client.txt) and this run the built-in workload builtin:netbench: $NC; without -c, a run replays dbench's client.txt where it is installed, else the built-in workload (--mixed-workloads checks anyway)" \
+	--baseline "$LOG" -t 1 --warmup 0 -D "$D" 1
+# with --mixed-workloads: a verdict (one run each side: the thresholds)
+"$DBNG" check --busy-ok --mixed-workloads --no-keep --min-runs 1 --max-runs 1 \
+	--metrics LockX:mean --baseline "$TMP/base-1.json" -c "$TMP/cand.load" $RUN >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || fail "--mixed-workloads: exit $rc, expected 1: $(cat "$TMP/out" "$TMP/err")"
+one_line "$TMP/out" "regressed: LockX mean "
+grep -q "^note: 1 of the 2 runs ran another loadfile than baseline run 1 ($TMP/base.load; the sha256 or name differs)$" "$TMP/err" ||
+	fail "--mixed-workloads: no note: $(grep note "$TMP/err")"
+echo "ok: --mixed-workloads: $(cat "$TMP/out")"
 
 command -v git >/dev/null || skip "git not installed (the git bisect run cases; the others passed)"
 note "git bisect run: a bad baseline stops the bisection instead of skipping every commit"
@@ -212,9 +253,10 @@ for c in 0 1 2 3 4; do
 	C[c]=$(git -C "$R" rev-parse HEAD) || fail "git rev-parse"
 done
 export DBNG D CALLS=$TMP/calls
-# expanded by the sh of git bisect run, in the scratch work tree
+# expanded by the sh of git bisect run, in the scratch work tree;
+# --mixed-workloads: the commits change the loadfile itself
 # shellcheck disable=SC2016
-BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --busy-ok --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 2 --warmup 0 -D "$D" 2'
+BISECT='git rev-parse HEAD >>"$CALLS"; exec "$DBNG" check --busy-ok --mixed-workloads --baseline "$BASE" --metrics LockX:mean --min-runs 1 --max-runs 1 -c load -t 2 --warmup 0 -D "$D" 2'
 # bisect BASELINE: git bisect run from c0 (good) to c4 (bad); its exit in
 # $rc, its output in $TMP/bisect, its log in $TMP/log
 bisect() {

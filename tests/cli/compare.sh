@@ -6,10 +6,24 @@
 # thresholds at 3 vs 3 runs (which cannot reach alpha) and by the test at
 # 4 vs 4 with one pre-registered metric (p = 2/70 = 0.029).  Also: no
 # regression against itself (exit 0), improvements, two dbench 4.0 text
-# logs, bad input (exit 2) and the JSON report.
+# logs, bad input (exit 2) and the JSON report; runs of other workloads
+# (loadfiles, a log's Running line, client.txt against the built-in
+# workload of a run without -c) refused unless --mixed-workloads.
 . "$(dirname "$0")/../lib.sh"
 
-CMP=("$DBNG" compare)
+# the regression is the candidate's loadfile: other workloads, compared
+# all the same (their refusal is tested below)
+CMP=("$DBNG" compare --mixed-workloads)
+
+# verdict WHAT ARGS...: compare ARGS gives a verdict (exit 0 or 1), not a
+# refusal; its output in $TMP/out
+verdict() {
+	local what=$1 rc
+	shift
+	"$DBNG" compare "$@" >"$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || fail "$what: exit $rc: $(cat "$TMP/out")"
+}
 
 lock_loads 8 qpath
 
@@ -138,15 +152,69 @@ if command -v dbench >/dev/null && [ -f "$CLIENT_TXT" ]; then
 	grep -q "^note: candidate run 1 (.*log2-norun.txt) is a dbench log without its 'Running for' line: its measured time is unknown, so its ops/s are not compared$" "$TMP/out" ||
 		fail "no note on the missing Running line: $(grep note "$TMP/out")"
 	! grep -Eq '^ Rename +ops/s ' "$TMP/out" || fail "ops/s compared without a Running line"
-	# another loadfile named by a log's Running line
+	# another loadfile named by a log's Running line: refused, or
+	# with --mixed-workloads noted
 	sed "s|load '[^']*'|load '/elsewhere/other.txt'|" "$TMP/log2.txt" >"$TMP/log2-other.txt"
+	expect_rc 2 "$DBNG" compare "$TMP/log1.txt" -- "$TMP/log2-other.txt" >"$TMP/out" 2>"$TMP/err"
+	[ "$(cat "$TMP/err")" = "dbench-ng compare: $TMP/log1.txt ran dbench's client.txt ($CLIENT_TXT) and $TMP/log2-other.txt the loadfile /elsewhere/other.txt: other workloads, so their numbers are not comparable (--mixed-workloads compares them anyway)" ] ||
+		fail "another loadfile in a log: $(cat "$TMP/err")"
 	"${CMP[@]}" "$TMP/log1.txt" -- "$TMP/log2-other.txt" >"$TMP/out"
 	grep -q "^note: 1 of the 2 runs ran another loadfile than baseline run 1 (.*client.txt; the name differs)$" "$TMP/out" ||
 		fail "no note on another loadfile: $(grep note "$TMP/out")"
+	# the same client.txt elsewhere (a /usr/local install) is the same
+	sed "s|load '[^']*'|load '/usr/local/share/client.txt'|" "$TMP/log2.txt" >"$TMP/log2-local.txt"
+	verdict "client.txt of another install" "$TMP/log1.txt" -- "$TMP/log2-local.txt"
 	echo "ok: a log's Running line: its loadfile compared, and without it no ops/s"
+
+	note "no -c: client.txt here, the built-in workload where it is not installed"
+	# a run without -c on this machine, and one where the search finds no
+	# client.txt (DBENCH_NG_TEST_CLIENT_TXT_PATH, the tests' own list)
+	expect_rc 0 "$DBNG" -B null -t 1 --warmup 0 --json "$TMP/def.json" -D "$TMP/d" 1 >/dev/null
+	DBENCH_NG_TEST_CLIENT_TXT_PATH= expect_rc 0 "$DBNG" -B null -t 1 --warmup 0 \
+		--json "$TMP/def-builtin.json" -D "$TMP/d" 1 >/dev/null 2>&1
+	def=$(jq -r .config.loadfile "$TMP/def.json")
+	expect_rc 2 "$DBNG" compare "$TMP/def.json" -- "$TMP/def-builtin.json" >"$TMP/out" 2>"$TMP/err"
+	[ "$(cat "$TMP/err")" = "dbench-ng compare: $TMP/def.json ran dbench's client.txt ($def) and $TMP/def-builtin.json the built-in workload builtin:netbench: other workloads, so their numbers are not comparable; without -c, a run replays dbench's client.txt where it is installed, else the built-in workload (--mixed-workloads compares them anyway)" ] ||
+		fail "client.txt against the built-in: $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "a table was printed"
+	# a dbench 4.0 log of client.txt: the same workload as the run of
+	# client.txt, not as the built-in one
+	verdict "a dbench log against a run of client.txt" "$TMP/log1.txt" -- "$TMP/def.json"
+	expect_rc 2 "$DBNG" compare "$TMP/log1.txt" -- "$TMP/def-builtin.json" 2>"$TMP/err"
+	grep -qF "$TMP/log1.txt ran dbench's client.txt ($CLIENT_TXT) and $TMP/def-builtin.json the built-in workload builtin:netbench" "$TMP/err" ||
+		fail "a dbench log against the built-in: $(cat "$TMP/err")"
+	verdict "--mixed-workloads, a log against the built-in" --mixed-workloads "$TMP/log1.txt" -- "$TMP/def-builtin.json"
+	echo "ok: client.txt and the built-in workload are not mixed"
 else
 	note "dbench 4.0 not installed: text logs not tested"
 fi
+
+note "runs of other loadfiles: refused (exit 2) unless --mixed-workloads"
+expect_rc 2 "$DBNG" compare "$TMP/base1.json" -- "$TMP/cand1.json" >"$TMP/out" 2>"$TMP/err"
+[ "$(cat "$TMP/err")" = "dbench-ng compare: $TMP/base1.json ran the loadfile $TMP/base.load and $TMP/cand1.json the loadfile $TMP/cand.load: other workloads, so their numbers are not comparable (--mixed-workloads compares them anyway)" ] ||
+	fail "other loadfiles: $(cat "$TMP/err")"
+[ ! -s "$TMP/out" ] || fail "other loadfiles printed a table"
+# within one side too
+expect_rc 2 "$DBNG" compare "$TMP/base1.json" "$TMP/cand2.json" -- "$TMP/base2.json" 2>"$TMP/err"
+grep -qF "$TMP/base1.json ran the loadfile $TMP/base.load and $TMP/cand2.json the loadfile $TMP/cand.load" "$TMP/err" ||
+	fail "other loadfiles in the baseline: $(cat "$TMP/err")"
+# the same text under another name is the same workload (by its SHA-256);
+# the same name with another text is not, and the SHA-256s say so
+cp "$TMP/base.load" "$TMP/renamed.load"
+expect_rc 0 "$DBNG" -t 1 --warmup 0 -c "$TMP/renamed.load" --json "$TMP/renamed.json" -D "$TMP/d" 2 >/dev/null
+verdict "the same loadfile renamed" "$TMP/base1.json" -- "$TMP/renamed.json"
+! grep -q 'another loadfile' "$TMP/out" || fail "the same loadfile renamed is noted: $(grep note "$TMP/out")"
+jq --arg f "$TMP/base.load" '.config.loadfile = $f | .environment.loadfiles[0].name = $f' \
+	"$TMP/cand1.json" >"$TMP/samename.json"
+sb=$(sha256sum <"$TMP/base.load" | cut -c1-12)
+sc=$(sha256sum <"$TMP/cand.load" | cut -c1-12)
+expect_rc 2 "$DBNG" compare "$TMP/base1.json" -- "$TMP/samename.json" 2>"$TMP/err"
+grep -qF "$TMP/base1.json ran the loadfile $TMP/base.load (sha256 $sb...) and $TMP/samename.json the loadfile $TMP/base.load (sha256 $sc...): other workloads" "$TMP/err" ||
+	fail "the same name, another text: $(cat "$TMP/err")"
+# a result from before loadfiles[].kind: the same
+jq 'del(.environment.loadfiles[0].kind)' "$TMP/base2.json" >"$TMP/nokind.json"
+verdict "a result without kind" "$TMP/base1.json" -- "$TMP/nokind.json"
+echo "ok: other loadfiles refused, by content; --mixed-workloads compares them"
 
 note "bad input: exit 2, naming the file"
 expect_rc 2 "${CMP[@]}" "${B3[@]}" "${C3[@]}" 2>"$TMP/err"

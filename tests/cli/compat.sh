@@ -3,7 +3,8 @@
 # loadfile and options and compare the output line by line in structure:
 # Running line, launch lines, progress lines, cleanup lines, the classic
 # table (header, rule, 41-column rows in dbench's order) and the final
-# Throughput line with its suffixes.  Then replay client.txt once
+# Throughput line with its suffixes; without -c both take client.txt, and
+# name it in the same Running line.  Then replay client.txt once
 # (--run-once) and check every op count equals the loadfile's.
 # First (without dbench 4.0): what the parsers of dbench logs read from
 # our output, with their own commands, for a good run, a failed one, an
@@ -280,7 +281,15 @@ compare_runs() {
 	echo "ok: $tag: $(tail -1 "$TMP/b-$tag")"
 }
 
-compare_runs plain -c "$CLIENT_TXT" -t 6 -D "$D" 2
+# no -c: dbench 4.0 and dbench-ng both replay client.txt, and say so in
+# the same Running line (-c if a client.txt of a /usr/local install of
+# dbench, which dbench-ng would find first, is also there)
+DEF=()
+[ -e /usr/local/share/client.txt ] || [ -e /usr/local/share/dbench/client.txt ] &&
+	DEF=(-c "$CLIENT_TXT")
+compare_runs plain "${DEF[@]}" -t 6 -D "$D" 2
+grep -qx "Running for 6 seconds with load '$CLIENT_TXT' and minimum warmup 1 secs" "$TMP/b-plain" ||
+	fail "the default is not $CLIENT_TXT: $(grep Running "$TMP/b-plain")"
 compare_runs sync -c "$CLIENT_TXT" -t 5 -s -S -D "$D" 2
 compare_runs perclient -c "$CLIENT_TXT" -t 5 --per-client-results -D "$D" 2
 
@@ -317,7 +326,7 @@ compare_tbench() {
 }
 
 if command -v tbench >/dev/null && command -v tbench_srv >/dev/null && netns_ok; then
-	compare_tbench plain -c "$CLIENT_TXT" -t 5 2 127.0.0.1
+	compare_tbench plain "${DEF[@]}" -t 5 2 127.0.0.1
 	compare_tbench perclient -c "$CLIENT_TXT" -t 5 --per-client-results 1 127.0.0.1
 else
 	echo "tbench 4.0 not compared: tbench, tbench_srv or a network namespace is missing"

@@ -37,9 +37,9 @@ run_ok() {
 note "(1) no rules: a pass-through"
 ffs_mount
 [ "$(cat "$TMP/ffs.pid")" = "$FFS_PID" ] || fail "pidfile: $(cat "$TMP/ffs.pid")"
-run_ok -t 3 --warmup 0 2
+run_ok -c builtin:netbench -t 3 --warmup 0 2
 run_ok -c "$CLIENT_TXT" -t 3 --warmup 0 2
-run_ok -t 2 --warmup 0 -s -S -F -x 2
+run_ok -c builtin:netbench -t 2 --warmup 0 -s -S -F -x 2
 [ -z "$(find "$BACK" -mindepth 1)" ] ||
 	fail "backing dir not clean: $(find "$BACK" -mindepth 1 | head)"
 [ ! -s "$LOG" ] || fail "injections without a rule: $(head "$LOG")"
@@ -50,7 +50,7 @@ note "(2) rename delay=300 period=1000"
 # the second rule delays nothing: it logs every rename, so the log shows
 # which calls the period rule had to pick
 ffs_mount --rule 'rename delay=300 period=1000' --rule 'rename delay=0'
-run_ok -t 5 --warmup 0 --json "$TMP/r2.json" 1
+run_ok -c builtin:netbench -t 5 --warmup 0 --json "$TMP/r2.json" 1
 max=$(op_max "$TMP/out" Rename)
 ffs_umount
 # <ns> <iso> rename <old->new> delay=N start|end, a start stamped when the
@@ -116,7 +116,7 @@ echo "ok: $(cat "$TMP/chk")"
 # faultfs is unmounted after it.  The failure ends the run, in its first
 # pass: the time limit only has to be out of reach of a slow machine.
 fails_on() {
-	"$DBNG" -t 60 --warmup 0 -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err"
+	"$DBNG" -c builtin:netbench -t 60 --warmup 0 -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/err")"
 	grep "$1" "$TMP/err" | grep -q "$2" ||
@@ -179,7 +179,7 @@ trace=()
 command -v strace >/dev/null && trace=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0"
 	strace -f -s 80 -o "$TMP/st" -e trace=file,desc)
 : >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
-"${trace[@]}" "$DBNG" -t 3 --warmup 0 --json "$TMP/r6.json" -D "$MNT" 4 \
+"${trace[@]}" "$DBNG" -c builtin:netbench -t 3 --warmup 0 --json "$TMP/r6.json" -D "$MNT" 4 \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 wait_for "$TMP/out" 'execute +1 sec'

@@ -174,7 +174,7 @@ at_exit "umount -l $M1"
 prepare "$M1"
 # the run ends when the tmpfs is full, in its first pass: the time limit
 # only has to be out of reach of a slow machine
-run_bg -t 60 --warmup 0 -D "$D" 2
+run_bg -c builtin:netbench -t 60 --warmup 0 -D "$D" 2
 finish
 want_err ENOSPC "client [01] at builtin:netbench:[0-9]+: .*No space left on device"
 failed ENOSPC
@@ -186,7 +186,7 @@ note "3a. a read-only filesystem: the run cannot start"
 mount -t tmpfs -o size=8m tmpfs "$M1" || fail "cannot mount tmpfs"
 prepare "$M1"
 mount -o remount,ro "$M1" || fail "cannot remount the tmpfs read-only"
-run_bg -t 3 --warmup 0 -D "$D" 2
+run_bg -c builtin:netbench -t 3 --warmup 0 -D "$D" 2
 finish
 want_rc "read-only" 3
 want_err "read-only" "^dbench-ng: cannot create $D/clients: Read-only file system$"
@@ -203,7 +203,7 @@ mkdir -p "$D4"
 prepare "$D4"
 # the run fails soon after the removal: the time limit only has to leave
 # the removal time to happen
-run_bg -t 60 --warmup 0 -D "$D" 2
+run_bg -c builtin:netbench -t 60 --warmup 0 -D "$D" 2
 wait_for "$TMP/out" ' execute '
 # the clients are stopped meanwhile, so that the removal is complete when
 # they go on (rm -rf races with their creations otherwise)
@@ -299,7 +299,7 @@ else
 prepare "$M3"
 # the run fails at the first write after the error: the time limit only
 # has to leave the error time to happen
-run_bg -t 60 --warmup 0 -D "$D" 2
+run_bg -c builtin:netbench -t 60 --warmup 0 -D "$D" 2
 wait_for "$TMP/out" ' execute '
 echo 1 >"/sys/fs/ext4/$DEVN/trigger_fs_error"
 finish
@@ -334,7 +334,7 @@ ffs_mount --rule 'write error=EIO after=1000'
 prepare "$MNT"
 # every write fails from 1 s after the mount on: the run ends at its first
 # one then, whatever the time limit (out of reach of a slow machine)
-run_bg -t 60 --warmup 0 -D "$D" 2
+run_bg -c builtin:netbench -t 60 --warmup 0 -D "$D" 2
 finish
 want_err EIO "client [01] at builtin:netbench:[0-9]+: WriteX handle [0-9]+ failed \(Input/output error\)"
 failed EIO

@@ -27,10 +27,10 @@ run_on() {
 
 exercise() {
 	local dir=$1 label=$2
-	run_on "$dir" "$label" 2
-	run_on "$dir" "$label" -s -S -F 2
-	run_on "$dir" "$label" --stat-check --one-byte-write-fix 2
-	run_on "$dir" "$label" --no-resolve --clients-per-process 2 1
+	run_on "$dir" "$label" -c builtin:netbench 2
+	run_on "$dir" "$label" -c builtin:netbench -s -S -F 2
+	run_on "$dir" "$label" -c builtin:netbench --stat-check --one-byte-write-fix 2
+	run_on "$dir" "$label" -c builtin:netbench --no-resolve --clients-per-process 2 1
 	if [ -r "$CLIENT_TXT" ]; then
 		run_on "$dir" "$label" -c "$CLIENT_TXT" -x 2
 	fi

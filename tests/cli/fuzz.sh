@@ -71,8 +71,8 @@ build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
 	$(ls "$SRC"/workload/*.c | grep -v '/builtin\.c$') "$SRC"/base/{sha256,num,utf8,input,sockopt}.c
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
-	"$SRC/workload/ops.c" "$SRC/base/file_replace.c" "$SRC/base/num.c" \
-	"$SRC/base/input.c"
+	"$SRC/workload/ops.c" "$SRC/workload/stock.c" "$SRC/base/file_replace.c" \
+	"$SRC/base/num.c" "$SRC/base/input.c"
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"
 RUNS=2000000 fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"

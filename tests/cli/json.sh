@@ -31,7 +31,7 @@ for args in "-t 3 --warmup 1" "-t 2 --warmup 0 --per-client-results -s -S" \
 done
 
 note "the JSON document"
-expect_rc 0 "$DBNG" -t 3 --warmup 1 --json "$TMP/r.json" -D "$D" 2 >"$TMP/live3"
+expect_rc 0 "$DBNG" -t 3 --warmup 1 -c builtin:netbench --json "$TMP/r.json" -D "$D" 2 >"$TMP/live3"
 j=$TMP/r.json
 grep -q '"format_version": 1' "$j" || fail "no format_version"
 for k in '"command_line"' '"config"' '"environment"' '"kernel"' \
@@ -51,6 +51,8 @@ grep -q '"backend_options": "no-openat2"' "$TMP/o.json" ||
 echo "ok: the backend's version and -o options are recorded"
 sha=$(sha256sum "$ROOT/loadfiles/netbench.load" | cut -d' ' -f1)
 grep -q "\"sha256\": \"$sha\"" "$j" || fail "loadfile sha256 is not $sha"
+[ "$(jq -r '.environment.loadfiles[0].kind' "$j")" = builtin ] ||
+	fail "loadfile kind: $(jq -c .environment.loadfiles "$j")"
 [ "$(stat -c %a "$j")" = "$(printf '%o' $((0666 & ~$(umask))))" ] ||
 	fail "mode $(stat -c %a "$j") ignores the umask"
 ls "$TMP"/r.json.tmp.* 2>/dev/null && fail "temporary file left behind"

@@ -72,7 +72,7 @@ none_left() {
 }
 
 note "4 ranks x 2 clients, one tmpfs: the merged result is the ranks' sum"
-mpi "$TMP/out" -t 3 --warmup 1 -D "$T" --json "$TMP/run.json" \
+mpi "$TMP/out" -c builtin:netbench -t 3 --warmup 1 -D "$T" --json "$TMP/run.json" \
 	--rank-json "$TMP/rank-%r.json" 2 || {
 	cat "$TMP/out"
 	fail "exit $?"
@@ -87,7 +87,7 @@ python3 "$ROOT/tests/mpi_sum.py" "$TMP" 4 2 ||
 	fail "the merged result is not the sum of the ranks'"
 
 note "paced (-R): the run's response times are the sum of the ranks'"
-mpi "$TMP/out" -R 2 -t 2 --warmup 0 -D "$T" --json "$TMP/run.json" \
+mpi "$TMP/out" -c builtin:netbench -R 2 -t 2 --warmup 0 -D "$T" --json "$TMP/run.json" \
 	--rank-json "$TMP/rank-%r.json" 2 || {
 	cat "$TMP/out"
 	fail "exit $?"
@@ -170,7 +170,7 @@ unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
 	mpirun --allow-run-as-root --oversubscribe -np 4 \
 	--mca btl self,tcp --mca btl_tcp_if_include lo \
 	--mca oob_tcp_if_include lo $MPI_EXTRA "$MPI" \
-	-t 60 --warmup 0 -D "$T" --json "$T/kill.json" 2 >"$TMP/out" 2>&1 &
+	-c builtin:netbench -t 60 --warmup 0 -D "$T" --json "$T/kill.json" 2 >"$TMP/out" 2>&1 &
 job=$!
 at_exit "kill $job; sleep 2; kill -9 $job"
 wait_for "$TMP/out" ' execute   1 sec ' 60
@@ -183,6 +183,25 @@ MPI_EXTRA=
 none_left killed
 mpi_interrupted "$TMP/out" "$T/kill.json"
 echo "ok: mpirun exit $rc"
+
+note "ranks of other workloads (a host without dbench's client.txt): exit 2"
+# no -c: ranks 0 and 1 find no client.txt (the built-in workload), ranks 2
+# and 3 find one of their own; refused before anything is created
+unshare -n sh -c 'ip link set lo up && exec "$@"' sh \
+	mpirun --allow-run-as-root --oversubscribe \
+	--mca btl self,tcp --mca btl_tcp_if_include lo \
+	--mca oob_tcp_if_include lo \
+	-np 2 env DBENCH_NG_TEST_CLIENT_TXT_PATH= "$MPI" -t 2 --warmup 0 -D "$T" 1 : \
+	-np 2 env DBENCH_NG_TEST_CLIENT_TXT_PATH="$TMP/fail.load" "$MPI" \
+	-t 2 --warmup 0 -D "$T" 1 >"$TMP/out" 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "exit $rc, expected 2: $(cat "$TMP/out")"
+grep -q "^dbench-ng: host .* rank 2 replays other loadfiles than rank 0 ('builtin:netbench', by their SHA-256): every rank must run the same workload" \
+	"$TMP/out" || fail "no message naming rank 2: $(cat "$TMP/out")"
+! grep -q 'Running for' "$TMP/out" || fail "a run started: $(cat "$TMP/out")"
+[ ! -e "$T/clients" ] || fail "$T/clients was created"
+none_left
+echo "ok: $(grep 'replays other' "$TMP/out")"
 
 note "a usage error: said once, exit 2"
 mpi "$TMP/out" -t nope 2

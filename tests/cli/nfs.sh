@@ -99,8 +99,8 @@ untouched
 
 note "timed runs: the built-in workload and client.txt, 2 clients; clients/ removed after"
 for lf in builtin "$CLIENT_TXT"; do
-	c=()
-	[ "$lf" = builtin ] || c=(-c "$lf")
+	c=(-c "$lf")
+	[ "$lf" = builtin ] && c=(-c builtin:netbench)
 	expect_rc 0 "$DBNG" -B nfs "$U" -t 2 --warmup 1 "${c[@]}" 2 >"$TMP/out"
 	grep -Eq '^   2 +[0-9]+ +[0-9.]+ MB/sec  execute   1 sec' "$TMP/out" || fail "no progress lines"
 	# either loadfile's first ReadX is at its line 610 or so, which a
@@ -201,7 +201,7 @@ note "SIGTERM to a client waiting for an answer: an interrupted run (143), its t
 # signal cuts that wait short, which is no lost server
 for i in 1 2 3; do
 	: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
-	"$DBNG" -B nfs "$U" -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
+	"$DBNG" -B nfs "$U" -c builtin:netbench -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
 	P=$!
 	wait_for "$TMP/out" 'execute +1 sec'
 	kill -TERM "$(pgrep -P $P | head -1)"

@@ -15,7 +15,7 @@ at_exit "kill -CONT $GANESHA"
 
 note "ganesha stopped for 600 ms mid-run: a stall, the client waiting on its socket"
 : >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
-expect_rc 0 "$DBNG" -B nfs "$U" -t 3 --warmup 0 --json "$TMP/st.json" 1 \
+expect_rc 0 "$DBNG" -B nfs "$U" -c builtin:netbench -t 3 --warmup 0 --json "$TMP/st.json" 1 \
 	>"$TMP/out" 2>&1 &
 P=$!
 wait_for "$TMP/out" 'execute +1 sec'
@@ -43,7 +43,7 @@ stall_check "$TMP/st.json"
 
 note "-o timeout=1: ganesha stopped for good ends the run, one message, exit 1"
 : >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
-"$DBNG" -B nfs "$U" -o timeout=1 -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
+"$DBNG" -B nfs "$U" -c builtin:netbench -o timeout=1 -t 60 --warmup 0 2 >"$TMP/out" 2>"$TMP/err" &
 P=$!
 at_exit "kill $P"
 wait_for "$TMP/out" 'execute +1 sec'

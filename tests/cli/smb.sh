@@ -99,8 +99,8 @@ untouched
 
 note "timed runs: the built-in workload and client.txt, 2 clients"
 for lf in builtin "$CLIENT_TXT"; do
-	c=()
-	[ "$lf" = builtin ] || c=(-c "$lf")
+	c=(-c "$lf")
+	[ "$lf" = builtin ] && c=(-c builtin:netbench)
 	expect_rc 0 "$DBNG" -B smb "$S" "$U" -t 2 --warmup 1 "${c[@]}" 2 >"$TMP/out"
 	grep -Eq '^   2 +[0-9]+ +[0-9.]+ MB/sec  execute +[0-9]+ sec' "$TMP/out" ||
 		fail "no progress lines: $(cat "$TMP/out")"
@@ -155,7 +155,7 @@ refused 2 "needs the share: --smb-share=//SERVER/SHARE" "$U"
 refused 2 "not //SERVER\[:PORT\]/SHARE\[/PATH\]" --smb-share=//127.0.0.1 "$U"
 
 note "smbd stopped for 300 ms mid-run: a stall, the client waiting on its socket"
-expect_rc 0 "$DBNG" -B smb "$S" "$U" -t 5 --warmup 0 --json "$TMP/st.json" 1 \
+expect_rc 0 "$DBNG" -B smb "$S" "$U" -c builtin:netbench -t 5 --warmup 0 --json "$TMP/st.json" 1 \
 	>"$TMP/out" 2>&1 &
 P=$!
 wait_for "$TMP/out" 'execute +1 sec' 120

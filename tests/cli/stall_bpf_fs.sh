@@ -18,7 +18,7 @@ need_bpf
 # 20 ms here, to catch the commits of a quiet machine too
 fs() {
 	mount_fs "$1" 1G
-	"$DBNG" -t 4 --warmup 1 -s --stall-threshold 20 --json "$TMP/$1.json" \
+	"$DBNG" -c builtin:netbench -t 4 --warmup 1 -s --stall-threshold 20 --json "$TMP/$1.json" \
 		-D "$MNT" 4 \
 		>"$TMP/$1.out" 2>"$TMP/$1.err" || fail "$1: exit $?: $(cat "$TMP/$1.err")"
 	unmount_fs

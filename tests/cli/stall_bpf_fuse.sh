@@ -10,7 +10,7 @@ need_bpf
 . "$ROOT/tests/faultfs/lib.sh"
 
 ffs_mount --rule 'rename delay=500 period=3000'
-"$DBNG" -t 5 --warmup 0 --stall-threshold 250 --json "$TMP/r.json" -D "$MNT" 1 \
+"$DBNG" -c builtin:netbench -t 5 --warmup 0 --stall-threshold 250 --json "$TMP/r.json" -D "$MNT" 1 \
 	>"$TMP/out" 2>"$TMP/err" || fail "exit $?: $(cat "$TMP/err")"
 ffs_umount
 sed -n '/^ Stalls/,/^$/p' "$TMP/out"

@@ -14,7 +14,7 @@ ffs_mount --rule 'rename delay=500 period=3000'
 # threshold 250 ms: half the injected delay, and far above what a FUSE op
 # costs (an op slower than that for other reasons is allowed: it must be
 # in the histograms, see stall_check, and overlap no injection)
-"$DBNG" -t 10 --warmup 0 --stall-threshold 250 --json "$TMP/r.json" -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err" ||
+"$DBNG" -c builtin:netbench -t 10 --warmup 0 --stall-threshold 250 --json "$TMP/r.json" -D "$MNT" 1 >"$TMP/out" 2>"$TMP/err" ||
 	fail "exit $?: $(cat "$TMP/err")"
 ffs_umount
 sed -n '/^ Stalls/,/^$/p' "$TMP/out"

@@ -15,7 +15,7 @@ GEN=$ROOT/build/tools/gen_netbench
 echo "ok: generator output == loadfiles/netbench.load ($(wc -l <"$LOAD") lines)"
 
 # the binary embeds that file: one pass with -B null executes its op counts
-"$DBNG" -B null --run-once --warmup 0 -t 600 -D "$TMP" 1 >"$TMP/out" ||
+"$DBNG" -B null -c builtin:netbench --run-once --warmup 0 -t 600 -D "$TMP" 1 >"$TMP/out" ||
 	fail "null run of the built-in workload failed"
 for kw in NTCreateX:NTCreateX Close:Close Rename:Rename Unlink:Unlink \
 	Deltree:Deltree Rmdir:Rmdir Mkdir:Mkdir QUERY_PATH_INFORMATION:Qpathinfo \
