@@ -238,6 +238,7 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 		return BE_EENV;
 	}
 	fileio_g.full = !(run->req & BE_CAN_DIRFD);
+	run->op = fileio_g.full ? fileio_ops_full : fileio_ops_dirfd;
 	/* DIR first: nothing is created in a DIR that is refused */
 	if (fileio_g.full && (rc = check_base(dir, err, errlen)))
 		return rc;
