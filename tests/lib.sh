@@ -249,6 +249,28 @@ Sleep 10000 NT_STATUS_OK
 X
 }
 
+# chromium_run OUT ARGS...: headless Chromium ($CHROMIUM), time-boxed, its
+# stdout in OUT, its stderr in $TMP/chr.err; in a session of its own,
+# killed by id on every exit path; fails if the page logged an error
+# (tests/cli/html.sh, html_hostile.sh)
+chromium_run() {
+	local out=$1 pid rc
+	shift
+	setsid timeout -k 5 60 "$CHROMIUM" --headless --no-sandbox \
+		--disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$TMP/chr" \
+		--enable-logging=stderr --v=0 "$@" >"$out" 2>"$TMP/chr.err" &
+	pid=$!
+	at_exit "kill -KILL -- -$pid"
+	wait $pid
+	rc=$?
+	kill -KILL -- -$pid 2>/dev/null
+	[ $rc = 0 ] || fail "chromium exit $rc: $(tail -5 "$TMP/chr.err")"
+	! grep -E 'Uncaught|ERROR:.*CONSOLE|CONSOLE.*[Ee]rror' "$TMP/chr.err" ||
+		fail "the page logged errors in Chromium"
+}
+
 # --- network namespaces, for the tests that run tbench servers ---------
 # Every test that starts a server runs it in a network namespace of its
 # own (loopback only, up), so that two tests never meet on a port and
@@ -283,6 +305,24 @@ netns_procs() {
 		read -r c <"$p/comm" 2>/dev/null || continue
 		[ "$c" = "$1" ] && echo "${p#/proc/}"
 	done
+}
+
+# netns_gone COMM: wait (10 s) until no process called COMM is left in
+# this network namespace, or fail naming them
+netns_gone() {
+	local comm=$1
+	wait_until 10 eval '[ -z "$(netns_procs "$comm")" ]' ||
+		fail "$comm processes left: $(netns_procs "$comm")"
+}
+
+# failed_run OUT: OUT is the stdout of a failed run (its exit status is
+# the caller's to check): the marker, our last line, no dbench table or
+# Throughput line
+failed_run() {
+	grep -q "^Run failed \(after [0-9.]* s of measurement\|during the warmup\): " "$1" ||
+		fail "no 'Run failed' marker: $(cat "$1")"
+	tail -1 "$1" | grep -q "^Partial figures of a failed run: " || fail "last line: $(tail -1 "$1")"
+	! grep -q "Operation\|^Throughput" "$1" || fail "a dbench table or Throughput line: $(cat "$1")"
 }
 
 # listening PORT: something listens on TCP port PORT here

@@ -18,6 +18,7 @@
 
 #include "result.h"
 #include "sigtest.h"
+#include "str_clean.h"
 
 void cmp_opts_default(struct cmp_opts *o)
 {
@@ -99,6 +100,7 @@ void cmp_paths_say(char *err, size_t len, const char *a, const char *pa,
 		 "%s ran --paths %s and %s --paths %s: --paths dirfd asks less "
 		 "of the kernel, so their numbers are not comparable",
 		 a, pa, b, pb);
+	str_clean_buf(err, len); /* a result's mode: any string */
 }
 
 bool cmp_paths_differ(struct result *const *res, const char *const *names,

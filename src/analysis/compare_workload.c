@@ -10,6 +10,7 @@
 
 #include "result.h"
 #include "stock.h"
+#include "str_clean.h"
 
 void cmp_workload_of(const struct result *x, struct cmp_workload *w)
 {
@@ -164,6 +165,7 @@ void cmp_workload_say(char *err, size_t len, const char *a,
 			 ? "; without -c, a run replays dbench's client.txt "
 			   "where it is installed, else the built-in workload"
 			 : "");
+	str_clean_buf(err, len); /* loadfile names of results: any string */
 }
 
 bool cmp_workloads_differ(struct result *const *res, const char *const *names,

@@ -203,13 +203,32 @@ int backend_long_options(const struct be_option **out, int max)
 	return n;
 }
 
+/* @kv of an option no backend takes as given, as a message may show it:
+ * the value of an option that is secret for some backend, or whose name
+ * says it is a password, as "(secret)" (-o password=PW to a backend
+ * without that option echoed the password) */
+static const char *shown(const char *kv, size_t len, char *buf, size_t blen)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, kv);
+	if (!kv[len] || (!backend_option_secret(kv) && !strcasestr(name, "pass") &&
+			 !strcasestr(name, "secret")))
+		return kv;
+	snprintf(buf, blen, "%.*s=(secret)", (int)len, kv);
+	return buf;
+}
+
 /* "--LOPT[=VALUE]: backend 'B' has no option --LOPT (an option of -B X,
  * -B Y)" in @err */
 static int no_long_option(const struct backend *b, const char *kv, size_t len,
 			  char *err, size_t errlen)
 {
+	char buf[128];
 	size_t n = (size_t)snprintf(err, errlen, "%s: backend '%s' has no "
-				    "option %.*s", kv, b->name, (int)len, kv);
+				    "option %.*s",
+				    shown(kv, len, buf, sizeof(buf)), b->name,
+				    (int)len, kv);
 	int k = 0;
 
 	for (size_t i = 0; i < NBACKENDS && n < errlen; i++) {
@@ -247,8 +266,10 @@ static int set_option(const struct backend *b, void *opts, const char *kv,
 	if (!o && lopt)
 		return no_long_option(b, kv, len, err, errlen);
 	if (!o) {
+		char buf[128];
 		size_t n = (size_t)snprintf(err, errlen, "-o %s: backend '%s' "
-					    "has no option '%.*s'", kv,
+					    "has no option '%.*s'",
+					    shown(kv, len, buf, sizeof(buf)),
 					    b->name, (int)len, kv);
 		const struct be_option *p = b->options;
 

@@ -104,6 +104,10 @@ enum num_err num_f64(const char *s, unsigned int flags, double *out,
 	 * ("1e-320" is a tiny positive number, not an error) */
 	if (!isfinite(v) || (errno == ERANGE && fabs(v) > DBL_MIN))
 		return NUM_RANGE;
+	if ((flags & NUM_NORMAL) &&
+	    (errno == ERANGE || (v == 0 && signbit(v)) ||
+	     (v != 0 && !isnormal(v))))
+		return NUM_RANGE;
 	*out = v;
 	return NUM_OK;
 }

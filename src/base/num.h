@@ -24,6 +24,10 @@ enum num_err {
 #define NUM_DIGIT_FIRST (1u << 1)
 /* refuse a '-' sign (NUM_SYNTAX); num_u64 always does */
 #define NUM_NO_MINUS    (1u << 2)
+/* num_f64: an ordinary value only, 0 or a normal number: a denormal
+ * ("1e-320"), an underflow to 0 ("1e-400") and a negative zero ("-0")
+ * are NUM_RANGE, as inf, nan and overflow always are (the options) */
+#define NUM_NORMAL      (1u << 3)
 
 /* num_i64 - @s, all of it, as an integer in @min..@max into *@out.
  * NUM_SYNTAX before NUM_RANGE: "12x" is SYNTAX even when 12 is too big. */
@@ -39,7 +43,8 @@ enum num_err num_u64(const char *s, unsigned int flags, uint64_t max,
  * must be the number; otherwise *@end is set to the first character after
  * it (a suffix such as "5%" or a comma list is the caller's).  Overflow,
  * inf and nan are NUM_RANGE; an underflow is not an error: "1e-320" is
- * the denormal strtod returns, "1e-400" is 0 (-0 with a '-'). */
+ * the denormal strtod returns, "1e-400" is 0 (-0 with a '-'), unless
+ * NUM_NORMAL refuses them. */
 enum num_err num_f64(const char *s, unsigned int flags, double *out,
 		     const char **end);
 

@@ -7,6 +7,7 @@
 #include "commands.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -91,15 +92,19 @@ static int bad(const char *fmt, ...)
 	return 2;
 }
 
+/* An ordinary number (no nan, inf, overflow, denormal, -0: NUM_NORMAL,
+ * NUM_NO_MINUS), with @percent_ok a fraction below 1 or a percentage. */
 static int parse_double(const char *s, double *v, bool percent_ok)
 {
 	const char *end;
 
-	if (num_f64(s, 0, v, &end) != NUM_OK)
+	if (num_f64(s, NUM_NORMAL | NUM_NO_MINUS, v, &end) != NUM_OK)
 		return -1;
 	if (percent_ok && *end == '%') {
 		*v /= 100;
 		end++;
+		if (*v != 0 && !isnormal(*v))
+			return -1; /* a denormal once divided */
 	} else if (percent_ok && *v >= 1) {
 		return -1;
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "after_run.h"
 #include "backend.h"
 #include "registry.h"
 #include "builtin.h"
@@ -355,9 +356,10 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 {
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
+	struct after_run after;
 	char err[1024];
 	bool measured;
-	int st;
+	int st, sig;
 
 	*out = NULL;
 	/* run_start() began run 1's file; a run made again (check makes a
@@ -392,6 +394,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
 			&rc->be_run, rc->coord, res, &measured);
+	/* a signal from here is said and ends the program once the
+	 * report and the JSON are done (a second: at once) */
+	after_run_begin(&after, st, cfg->json ? &rc->json : NULL);
 	if (measured) {
 		/* with --runs only report_spread() prints dbench's table */
 		report_text_run(rc->out, res, NULL, cfg->runs > 1 ? run : 0,
@@ -401,6 +406,9 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 	/* a failed or interrupted run still leaves what it measured */
 	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
+	sig = after_run_end(&after);
+	if (sig && !st)
+		st = 128 + sig;
 	*out = res;
 	return st;
 }

@@ -10,12 +10,16 @@
  *   dbench-ng tbench [OPTIONS] NPROCS [SERVER]   tbench, the client
  *   dbench-ng tbench_srv [OPTIONS]        tbench's server (cmd_tbench.c)
  * Called tbench or tbench-ng it is "dbench-ng tbench", called tbench_srv
- * or tbench-ng-srv "dbench-ng tbench_srv".
+ * or tbench-ng-srv "dbench-ng tbench_srv".  Whatever it is called, a
+ * closed standard input, output or error is /dev/null first, and SIGXFSZ
+ * is ignored (start.h).
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "start.h"
 
 static const struct {
 	const char *name;
@@ -45,6 +49,8 @@ int main(int argc, char **argv)
 	size_t n = sizeof(commands) / sizeof(commands[0]);
 	const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
 
+	if (start_process())
+		return 3;
 	base = base ? base + 1 : argc > 0 ? argv[0] : "";
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(base, names[i].name))

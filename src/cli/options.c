@@ -47,6 +47,7 @@ struct cli_field {
 	const char *def_str; /* STR */
 	long min, max;	     /* INT */
 	const char *why;     /* DBL: after "'VALUE' " */
+	double dmin, dmax;   /* DBL: 0 or dmin..dmax */
 	const char *choices; /* STR: the values allowed, "a|b", or NULL */
 };
 
@@ -59,7 +60,11 @@ static const struct cli_field cli[CFG_NR] = {
 	[CFG_dir] = {.def_str = "."},
 	[CFG_backend] = {0}, /* the registry's first (opt_parse) */
 	[CFG_paths] = {.def_str = "full", .choices = "full|dirfd"},
-	[CFG_target_rate] = {.why = "is not a rate in MB/s (>= 0)"},
+	/* a rate in MB/s times 1e6 must stay a finite, normal double */
+	[CFG_target_rate] = {.why = "is not a rate in MB/s (0 for none, or "
+				    "a number from 1e-300 to 1e300)",
+			     .dmin = 1e-300,
+			     .dmax = 1e300},
 	[CFG_stall_ms] = {.def = 100, .min = 0, .max = 3600000},
 	[CFG_runs] = {.def = 1, .min = 1, .max = 1000},
 };
@@ -393,10 +398,16 @@ static int set_field(struct config *cfg, int i, char *val)
 	switch (fi->type) {
 	case CF_INT:
 		return parse_long(fi->opt, val, cli[i].min, cli[i].max, v);
-	case CF_DBL:
-		if (num_f64(val, 0, v, NULL) != NUM_OK || *(double *)v < 0)
+	case CF_DBL: {
+		/* no nan, inf, overflow, denormal or -0 (NUM_NORMAL) */
+		unsigned int fl = NUM_NORMAL | NUM_NO_MINUS;
+		enum num_err e = num_f64(val, fl, v, NULL);
+		double d = *(double *)v;
+
+		if (e != NUM_OK || (d && (d < cli[i].dmin || d > cli[i].dmax)))
 			return bad_value(fi->opt, val, cli[i].why);
 		return 0;
+	}
 	case CF_BOOL:
 		*(bool *)v = true;
 		return 0;

@@ -617,9 +617,11 @@ static int coord_end(struct runner *r, int rc)
 		bytes += own->op[o].bytes;
 	if (own->measured_s > 0)
 		own->throughput = 1e-6 * (double)bytes / own->measured_s;
+	/* of the execute points, or of the warmup's for a run stopped in
+	 * it (its figures are the warmup's: ticks_fill) */
 	own->max_latency_ms = 0;
 	for (uint32_t i = 0; i < own->npoints; i++) {
-		if (!own->points[i].warmup &&
+		if (own->points[i].warmup == !(own->measured_s > 0) &&
 		    own->points[i].latency_ms > own->max_latency_ms)
 			own->max_latency_ms = own->points[i].latency_ms;
 	}
@@ -1006,6 +1008,12 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			"dbench-ng: cannot allocate memory for %d "
 			"clients: %s\n",
 			cfg->nclients, strerror(errno));
+		/* no client ran: undo what init made (DIR/clients); the
+		 * result (of --json) says it failed, as for a failed fork */
+		if (b->orphaned)
+			b->orphaned(run);
+		res->status = RESULT_FAILED;
+		add_error(res, "cannot allocate memory for the clients");
 		goto out;
 	}
 	r.kids0_ns = disturb_children_ns();

@@ -384,6 +384,7 @@ static void end_warmup(struct ticks *t, uint64_t now)
 	t->phase = TICKS_EXECUTE;
 	t->phase_start = now;
 	t->worst_ns = 0;
+	t->last_tput = 0;
 	t->warmup_end_ns = now;
 	__atomic_add_fetch(&hdr->gen, 1, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < t->cfg->nclients; i++) {
@@ -505,12 +506,15 @@ bool ticks_tick(struct ticks *t, uint64_t now)
 	if (t->lost)
 		return false;
 	mbs = 1e-6 * (double)f.bytes / secs;
+	/* the figures of the phase (end_warmup starts them afresh) */
+	if (f.lat > t->worst_ns)
+		t->worst_ns = f.lat;
+	t->last_tput = mbs;
 	if (t->phase == TICKS_EXECUTE) {
-		if (f.lat > t->worst_ns)
-			t->worst_ns = f.lat;
-		t->last_tput = mbs;
 		t->printed_exec = true;
 		f.active = (uint64_t)t->all_clients;
+	} else {
+		t->printed_warm = true;
 	}
 	if (cfg->machine)
 		fprintf(t->out, "@%c@%d@%" PRIu64 "@%.2f@%u@%.03f@\n",
@@ -553,14 +557,23 @@ void ticks_end(struct ticks *t, uint64_t now)
 void ticks_fill(const struct ticks *t, struct result *res, uint64_t bytes)
 {
 	const struct shm_hdr *hdr = &t->shm->hdr;
+	double warm_s = 0;
 
 	if (t->warmup_end_ns)
 		res->warmup_s = (double)(t->warmup_end_ns - hdr->start_ns) / 1e9;
 	if (t->phase == TICKS_EXECUTE && t->end_ns > t->phase_start)
 		res->measured_s = (double)(t->end_ns - t->phase_start) / 1e9;
+	/* stopped in the warmup: the figures are the warmup's, as are the
+	 * tables ("the figures below are of the warmup"), by the rules of
+	 * the execute phase's */
+	if (t->phase == TICKS_WARMUP && t->end_ns > t->phase_start &&
+	    !t->printed_warm)
+		warm_s = (double)(t->end_ns - t->phase_start) / 1e9;
 	res->throughput = t->last_tput;
 	if (!t->printed_exec && res->measured_s > 0)
 		res->throughput = 1e-6 * (double)bytes / res->measured_s;
+	else if (warm_s > 0)
+		res->throughput = 1e-6 * (double)bytes / warm_s;
 	res->max_latency_ms = (double)t->worst_ns / 1e6;
 	if (t->over_end_ns > t->phase_start) { /* see overrun() */
 		uint64_t lat = t->worst_ns;

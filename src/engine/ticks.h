@@ -36,9 +36,11 @@ struct ticks {
 	uint64_t phase_start;	/* 0 until the release */
 	uint64_t end_ns;	/* when the cleanup began */
 	uint64_t warmup_end_ns; /* 0: no warmup ended */
-	uint64_t worst_ns;	/* max of the execute lines' latency */
-	double last_tput;	/* MB/s of the last execute line */
-	bool printed_exec;
+	/* the figures of the current phase's progress lines: a run
+	 * stopped in the warmup reports the warmup's (ticks_fill) */
+	uint64_t worst_ns;	/* max of the lines' latency */
+	double last_tput;	/* MB/s of the last line */
+	bool printed_warm, printed_exec;
 	uint64_t close_lat;	/* the latency figure of the last part */
 	/* the execute phase ran on a second or more past its deadline (ops
 	 * in flight at the end run to their end): when its last op ended,

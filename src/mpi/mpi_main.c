@@ -28,6 +28,7 @@
 #include "mpi_tag.h"
 #include "report_text.h"
 #include "result.h"
+#include "start.h"
 #include "stopsig.h"
 
 /* Take "--rank-json PATTERN" (or "--rank-json=PATTERN") out of @argv,
@@ -206,6 +207,10 @@ int main(int argc, char **argv)
 	int st, mine, rank;
 	bool done = false;
 
+	/* before anything is opened: a closed stdout must not become
+	 * the result file */
+	if (start_process())
+		return 3;
 	/* the signals that stop a run, and SIGCHLD, go to the runner's
 	 * signalfd: blocked before MPI starts its threads, which must not
 	 * take them; and no backtrace handlers of Open MPI's in the

@@ -81,7 +81,7 @@ int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
 	while (*p) {
 		double v = 0;
 
-		if (num_f64(p, 0, &v, &end) != NUM_OK ||
+		if (num_f64(p, NUM_NORMAL, &v, &end) != NUM_OK ||
 		    (*end && *end != ',') || !(v > 0 && v <= 100)) {
 			snprintf(err, errlen, "--percentiles: '%.*s' is not a "
 				 "percentile (0 < p <= 100)",

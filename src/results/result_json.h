@@ -57,7 +57,8 @@ int result_parse_json(const char *name, const char *text, size_t len,
 /*
  * result_load - read @path: a dbench-ng JSON result or a dbench (4.0 or
  * dbench-ng) text log.  0, or -1 with a message in @err naming the file
- * and what was expected.
+ * and what was expected, made printable (str_clean_buf: what it quotes of
+ * the file shows no control byte, no invalid UTF-8, no bidi override).
  */
 int result_load(const char *path, struct result **out, char *err,
 		size_t errlen);

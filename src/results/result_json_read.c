@@ -89,6 +89,20 @@ static double get_num(struct reader *rd, json_t *o, const char *where,
 	return json_number_value(v);
 }
 
+/* A figure that cannot be below 0 (a rate, a time): a negative one is a
+ * crafted or broken file, refused as a negative integer is. */
+static double get_figure(struct reader *rd, json_t *o, const char *where,
+			 const char *k)
+{
+	double v = get_num(rd, o, where, k);
+
+	if (v < 0) {
+		rerr(rd, "field '%s%s' is negative", where, k);
+		return 0;
+	}
+	return v;
+}
+
 static bool get_bool(struct reader *rd, json_t *o, const char *where,
 		     const char *k)
 {
@@ -160,7 +174,7 @@ static void read_config(struct reader *rd, json_t *c, struct result *r)
 					    (int)fi->jmax);
 			break;
 		case CF_DBL:
-			*(double *)v = get_num(rd, c, w, fi->jkey);
+			*(double *)v = get_figure(rd, c, w, fi->jkey);
 			break;
 		case CF_BOOL:
 			*(bool *)v = get_bool(rd, c, w, fi->jkey);
@@ -883,11 +897,12 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_env(&rd, get(&rd, doc, "", "environment", JSON_OBJECT), &r->env);
 	sum = get(&rd, doc, "", "summary", JSON_OBJECT);
 	if (sum) {
-		r->throughput = get_num(&rd, sum, "summary.", "throughput_mbps");
-		r->max_latency_ms = get_num(&rd, sum, "summary.",
-					    "max_latency_ms");
-		r->warmup_s = get_num(&rd, sum, "summary.", "warmup_s");
-		r->measured_s = get_num(&rd, sum, "summary.", "measured_s");
+		r->throughput = get_figure(&rd, sum, "summary.",
+					   "throughput_mbps");
+		r->max_latency_ms = get_figure(&rd, sum, "summary.",
+					       "max_latency_ms");
+		r->warmup_s = get_figure(&rd, sum, "summary.", "warmup_s");
+		r->measured_s = get_figure(&rd, sum, "summary.", "measured_s");
 		r->nwarn = get_u64(&rd, sum, "summary.", "unexpected_results");
 		r->nwarn_msgs = get_strings(&rd, sum, "unexpected_messages",
 					    r->warn_msgs, RESULT_MAX_MSGS);

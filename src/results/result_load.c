@@ -2,7 +2,7 @@
 /*
  * result_load.c - load any stored result: a dbench-ng JSON result
  * (result_json_read.c) or a dbench text log (dblog.c), told apart by
- * their first bytes.
+ * their first bytes.  Its messages are printable (str_clean_buf).
  */
 #include "result_json.h"
 
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "str_clean.h"
 
 #include "dblog.h"
 #include "result.h"
@@ -27,8 +28,10 @@ int result_load(const char *path, struct result **out, char *err,
 	int rc = -1, fd;
 
 	fd = input_open(path, NULL, RESULT_MAX_BYTES, err, errlen);
-	if (fd < 0)
+	if (fd < 0) {
+		str_clean_buf(err, errlen);
 		return -1;
+	}
 	do {
 		if (len == cap) {
 			char *nb;
@@ -84,6 +87,9 @@ int result_load(const char *path, struct result **out, char *err,
 			 "'Throughput ... MB/sec' line)", path);
 	}
 out:
+	/* a parser's message may quote the file: ESC, CR, bidi overrides */
+	if (rc)
+		str_clean_buf(err, errlen);
 	close(fd);
 	free(buf);
 	return rc;

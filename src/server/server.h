@@ -23,6 +23,9 @@
 #define SRV_MAX_THREADS 64
 #define SRV_MAX_LEN	(17u << 20) /* a length word's default limit */
 #define SRV_MAX_NOTES	20	    /* per-connection notes printed */
+/* bytes kept of clients that send on while their replies wait (a
+ * receive buffer, 64 KiB, each at most): the server's memory bound */
+#define SRV_PEND_MAX	(64u << 20)
 
 struct srv_cfg {
 	const char *bind[SRV_MAX_BIND]; /* addresses; none: all (IPv6 and

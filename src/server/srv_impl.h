@@ -29,7 +29,8 @@ struct conn {
 	uint64_t out_len;   /* the whole reply, its length word with it */
 	bool waiting;	    /* a reply waits for room (EPOLLOUT) */
 	uint8_t *pend;	    /* read after that request, not framed */
-	uint32_t npend;
+	uint32_t npend;	    /* its bytes */
+	uint32_t pcap;	    /* its size */
 	char peer[INET6_ADDRSTRLEN + 8];
 };
 
@@ -56,6 +57,8 @@ struct srv {
 	int sigfd;
 	int lfd[SRV_MAX_BIND], nl;
 	uint64_t open;	    /* connections open now (atomic) */
+	uint64_t pending;   /* bytes of every pend[] (atomic), up to
+			     * SRV_PEND_MAX */
 	unsigned int notes; /* notes printed (atomic) */
 };
 

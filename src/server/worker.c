@@ -41,6 +41,7 @@ void srv_conn_close(struct worker *w, struct conn *c)
 		c->next->prev = c->prev;
 	pthread_mutex_unlock(&w->lock);
 	__atomic_fetch_sub(&w->srv->open, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&w->srv->pending, c->pcap, __ATOMIC_RELAXED);
 	free(c->pend);
 	free(c);
 }
@@ -164,6 +165,40 @@ static const char *frame_error(enum frame_ev e)
 	}
 }
 
+/*
+ * Make room for @n bytes in @c->pend, more than it holds: what a client
+ * that does not read its replies sent after the request whose reply
+ * waits.  Only such a client (tbench's wait for each reply) has any, at
+ * most a receive buffer each; all of them together at most SRV_PEND_MAX,
+ * past which the connection is dropped, so that thousands of them cannot
+ * make the server's memory grow without bound.  0, or -1 with @c gone.
+ */
+static int keep(struct worker *w, struct conn *c, size_t n)
+{
+	uint64_t more = n - c->pcap;
+	uint64_t total =
+		__atomic_add_fetch(&w->srv->pending, more, __ATOMIC_RELAXED);
+	uint8_t *np;
+
+	if (total > SRV_PEND_MAX) {
+		__atomic_fetch_sub(&w->srv->pending, more, __ATOMIC_RELAXED);
+		drop(w, c,
+		     "sent %zu bytes more while its replies wait, past the "
+		     "%u MiB the server keeps for all such clients",
+		     n, SRV_PEND_MAX >> 20);
+		return -1;
+	}
+	np = realloc(c->pend, n);
+	if (!np) {
+		__atomic_fetch_sub(&w->srv->pending, more, __ATOMIC_RELAXED);
+		drop(w, c, "out of memory");
+		return -1;
+	}
+	c->pend = np;
+	c->pcap = (uint32_t)n;
+	return 0;
+}
+
 /* Frame and answer the @n bytes at @p read from @c.  @c may be gone
  * when this returns. */
 static void consume(struct worker *w, struct conn *c, const uint8_t *p,
@@ -208,16 +243,12 @@ static void consume(struct worker *w, struct conn *c, const uint8_t *p,
 		}
 		if (rc > 0) {
 			/* no room: the rest waits with the reply (it came
-			 * from one recv, or is a tail of the last wait's) */
-			if (n) {
-				if (!c->pend)
-					c->pend = malloc(RBUF);
-				if (!c->pend) {
-					drop(w, c, "out of memory");
-					return;
-				}
+			 * from one recv, or is a tail of the last wait's,
+			 * which fits where it is) */
+			if (n > c->pcap && keep(w, c, n))
+				return;
+			if (n)
 				memmove(c->pend, p, n);
-			}
 			c->npend = (uint32_t)n;
 			if (want_out(w, c, true))
 				drop(w, c, "epoll: %s", strerror(errno));

@@ -108,10 +108,13 @@ tail -1 "$TMP/out" | grep -q '^no regression: [0-9]* metrics compared, none past
 	fail "reason: $(tail -1 "$TMP/out")"
 ! grep -q 'REGRESSED\|improved$' "$TMP/out" || fail "flags against itself"
 
-note "an underflow is a tiny number, not an error; an overflow is one"
-expect_rc 0 "${CMP[@]}" --alpha 1e-320 --noise 1e-320 --floor 1e-400 "${B4[@]}" -- "${B4[@]}" >/dev/null
-expect_rc 2 "${CMP[@]}" --floor 1e400 "${B4[@]}" -- "${B4[@]}" 2>"$TMP/err"
-grep -q "^dbench-ng compare: --floor: '1e400' is not" "$TMP/err" || fail "--floor 1e400: $(cat "$TMP/err")"
+note "ordinary numbers only: an overflow, a denormal, an underflow to 0 are refused"
+expect_rc 0 "${CMP[@]}" --alpha 1e-300 --noise 1e-300 --floor 0 "${B4[@]}" -- "${B4[@]}" >/dev/null
+for o in "--floor 1e400" "--alpha 1e-320" "--noise 1e-320" "--floor 1e-400"; do
+	# shellcheck disable=SC2086
+	expect_rc 2 "${CMP[@]}" $o "${B4[@]}" -- "${B4[@]}" 2>"$TMP/err"
+	grep -q "^dbench-ng compare: ${o%% *}: '${o#* }' is not" "$TMP/err" || fail "$o: $(cat "$TMP/err")"
+done
 
 note "one run per side: thresholds only, and it says so"
 expect_rc 1 "${CMP[@]}" "$TMP/base1.json" -- "$TMP/cand1.json" >"$TMP/out"

@@ -222,6 +222,9 @@ kinds() {
 	/^ Operation      Count    AvgLat    MaxLat$/ { k = "H" }
 	/^ ----------------------------------------$/ { k = "U" }
 	/^ [A-Za-z]+ +[0-9]+ +[0-9]+\.[0-9][0-9][0-9] +[0-9]+\.[0-9][0-9][0-9]$/ && length($0) == 41 { k = "O" }
+	# a per-client row of an op this client never ran but another did:
+	# dbench 4.0 divides 0 by 0 there, we print 0.000 (docs/compat.md)
+	/^ [A-Za-z]+ +0 +-?nan +0\.000$/ { k = "O" }
 	/^Per client results:$/ { k = "Q" }
 	/^Client [0-9]+ did [0-9]+ lines and [0-9]+ bytes$/ { k = "K" }
 	/^Throughput [0-9.e+]+ MB\/sec( \(sync open\))?( \(sync dirs\))?  [0-9]+ clients  [0-9]+ procs  max_latency=[0-9]+\.[0-9][0-9][0-9] ms$/ { k = "T" }

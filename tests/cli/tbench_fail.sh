@@ -16,20 +16,8 @@ command -v python3 >/dev/null || skip "python3 not installed"
 
 LOAD=$ROOT/loadfiles/netbench.load
 
-# no_procs: no dbench-ng process is left in the namespace
-no_procs() {
-	wait_until 10 eval '[ -z "$(netns_procs dbench-ng)" ]' ||
-		fail "dbench-ng processes left: $(netns_procs dbench-ng)"
-}
-
-# failed OUT ERR: a failed run's output: exit status checked by the
-# caller; the marker, our partial table, no dbench table or Throughput
-failed() {
-	grep -q "^Run failed \(after [0-9.]* s of measurement\|during the warmup\): " "$1" ||
-		fail "no 'Run failed' marker: $(cat "$1")"
-	tail -1 "$1" | grep -q "^Partial figures of a failed run: " || fail "last line: $(tail -1 "$1")"
-	! grep -q "Operation\|^Throughput" "$1" || fail "a dbench table or Throughput line: $(cat "$1")"
-}
+no_procs() { netns_gone dbench-ng; }
+failed() { failed_run "$1"; }
 
 note "1. no server"
 start=$SECONDS
@@ -63,28 +51,16 @@ echo "ok: $(head -1 "$TMP/e2")"
 # replies with a length word one too big, "cut" sends half the reply and
 # closes, "stop" no longer answers; every other reply is right
 cat >"$TMP/bad.py" <<'PY'
-import socket, struct, sys, time
+import struct, sys, time
+from tbench_peer import listen, request
 mode, k = sys.argv[1], int(sys.argv[2])
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", 7003))
-s.listen(8)
-def recvall(c, n):
-    b = b""
-    while len(b) < n:
-        x = c.recv(n - len(b))
-        if not x:
-            return None
-        b += x
-    return b
+s = listen(8)
 c, _ = s.accept()
 n = 0
 while True:
-    h = recvall(c, 4)
-    if h is None:
+    m = request(c)
+    if m is None:
         break
-    body = recvall(c, struct.unpack(">I", h)[0])
-    m = struct.unpack(">I", body[:4])[0]
     n += 1
     if n == k and mode == "sync":
         c.sendall(struct.pack(">I", m + 1) + bytes(m + 1))
@@ -105,7 +81,7 @@ line_of() {
 }
 
 note "3. lost sync"
-srv_start bad 7003 python3 "$TMP/bad.py" sync 50
+srv_start bad 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/bad.py" sync 50
 read -r ln op <<<"$(line_of 50)"
 expect_rc 1 "$DBNG" tbench -t 30 --warmup 0 -c "$LOAD" 1 127.0.0.1 >"$TMP/o3" 2>"$TMP/e3"
 grep -q "^dbench-ng: client 0 at $LOAD:$ln: $op: lost sync with the server at 127.0.0.1 port 7003: its reply's length word is \([0-9]*\), expected [0-9]*$" "$TMP/e3" ||
@@ -118,7 +94,7 @@ echo "ok: $(head -1 "$TMP/e3")"
 note "4. the server closes in the middle of a reply"
 ln=$(grep -n '^ReadX [0-9]* [0-9]* 61440 61440 ' "$LOAD" | head -1 | cut -d: -f1)
 k=$(awk -v l="$ln" '!/^#/ && $1 != "Deltree" && $1 != "Sleep" { n++ } NR == l { print n + 1; exit }' "$LOAD")
-srv_start bad 7003 python3 "$TMP/bad.py" cut "$k"
+srv_start bad 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/bad.py" cut "$k"
 expect_rc 1 "$DBNG" tbench -t 30 --warmup 0 -c "$LOAD" 1 127.0.0.1 >"$TMP/o4" 2>"$TMP/e4"
 grep -q "^dbench-ng: client 0 at $LOAD:$ln: ReadX: the server at 127.0.0.1 port 7003 closed the connection (end of file, [0-9]* of the 61499 bytes of the reply received)$" "$TMP/e4" ||
 	fail "expected the cut at line $ln: $(cat "$TMP/e4")"
@@ -128,7 +104,7 @@ no_procs
 echo "ok: $(head -1 "$TMP/e4")"
 
 note "5. a server that stops answering, with -T SO_RCVTIMEO=300"
-srv_start bad 7003 python3 "$TMP/bad.py" stop 20
+srv_start bad 7003 env PYTHONPATH="$ROOT/tests" python3 "$TMP/bad.py" stop 20
 read -r ln op <<<"$(line_of 20)"
 expect_rc 1 "$DBNG" tbench -T "TCP_NODELAY SO_RCVTIMEO=300" -t 30 --warmup 0 -c "$LOAD" 1 127.0.0.1 >"$TMP/o5" 2>"$TMP/e5"
 grep -q "^dbench-ng: client 0 at $LOAD:$ln: $op: no reply within the SO_RCVTIMEO of -T (0 of [0-9]* bytes received)$" "$TMP/e5" ||

@@ -17,34 +17,8 @@ command -v python3 >/dev/null || skip "python3 not installed"
 srv_start ng 7003 "$DBNG" tbench_srv --bind 127.0.0.1 --threads 2 --max-length 1000000
 
 cat >"$TMP/clients.py" <<'PY'
-import socket, struct, sys
-
-def conn():
-    return socket.create_connection(("127.0.0.1", 7003))
-
-def recvall(c, n):
-    b = b""
-    while len(b) < n:
-        x = c.recv(n - len(b))
-        if not x:
-            raise EOFError("closed after %d of %d bytes" % (len(b), n))
-        b += x
-    return b
-
-def exchange(c, s, r):
-    c.sendall(struct.pack(">II", s - 4, r - 4) + bytes(s - 8))
-    h = recvall(c, 4)
-    assert struct.unpack(">I", h)[0] == r - 4, h
-    recvall(c, r - 4)
-
-def dropped(c, what):
-    c.settimeout(20)
-    try:
-        x = c.recv(1)
-    except ConnectionResetError:
-        x = b""
-    assert x == b"", "%s: not closed: %r" % (what, x)
-    print("ok: dropped:", what)
+import struct, sys
+from tbench_peer import conn, dropped, exchange, recvall
 
 good = conn()
 exchange(good, 8, 8)
@@ -75,7 +49,7 @@ sys.stdout.flush()
 # keep the lazy one open while the shell runs a client beside it
 sys.stdin.read()
 PY
-coproc PY { python3 "$TMP/clients.py" 2>&1; }
+coproc PY { PYTHONPATH=$ROOT/tests python3 "$TMP/clients.py" 2>&1; }
 at_exit "kill -KILL $PY_PID"
 while read -r -t 60 line <&"${PY[0]}"; do
 	echo "$line"

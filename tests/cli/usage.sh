@@ -36,6 +36,25 @@ bad_usage "-t: '0' is out of range" -D "$D" -t 0 2
 bad_usage "--warmup: '-1' is out of range" -D "$D" --warmup -1 2
 bad_usage "--clients-per-process: '0'" -D "$D" --clients-per-process 0 2
 bad_usage "-R: '-2'" -D "$D" -R -2 2
+# every floating-point option of every subcommand takes ordinary numbers
+# only: no nan, inf, overflow, denormal (1e-320 ran, paced at a rate of
+# nothing), underflow to 0 or negative zero
+for v in nan inf -inf 1e309 1e-320 1e-400 -0 -0.0 -1e-320; do
+	bad_usage "-R: '$v' is not a rate" -D "$D" -t 1 -R "$v" 2
+	bad_usage "--percentiles: '$v' is not a percentile" \
+		report --percentiles "50,$v" "$TMP/none.json"
+	bad_usage "--alpha: '$v' is not a number" \
+		compare --alpha "$v" "$TMP/a.json" -- "$TMP/b.json"
+	bad_usage "--noise: '$v' is not a fraction" \
+		compare --noise "$v" "$TMP/a.json" -- "$TMP/b.json"
+	bad_usage "--noise: '$v%' is not a fraction" \
+		compare --noise "$v%" "$TMP/a.json" -- "$TMP/b.json"
+	bad_usage "--floor: '$v' is not a number" \
+		compare --floor "$v" "$TMP/a.json" -- "$TMP/b.json"
+done
+bad_usage "-R: '1e301' is not a rate" -D "$D" -t 1 -R 1e301 2
+bad_usage "--noise: '1e-310%' is not a fraction" \
+	compare --noise 1e-310% "$TMP/a.json" -- "$TMP/b.json"
 bad_usage "--paths: 'dir' is not one of full|dirfd" -D "$D" --paths dir 2
 bad_usage "--paths: '' is not one of full|dirfd" -D "$D" --paths= 2
 bad_usage "unexpected argument 'x'" -D "$D" 2 localhost x

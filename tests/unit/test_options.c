@@ -86,10 +86,8 @@ static const struct good_case good[] = {
 	{ A("-R", "2.5", "4"), DEF4, NULL, NULL, NULL, 2.5, 0 },
 	{ A("--target-rate=0.25", "4"), DEF4, NULL, NULL, NULL, 0.25, 0 },
 	{ A("--target-rate", "0", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
-	/* an underflow is a tiny rate (a denormal) or 0, not an error */
-	{ A("-R", "1e-320", "4"), DEF4, NULL, NULL, NULL, 1e-320, 0 },
-	{ A("-R", "1e-400", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
-	{ A("-R", "-1e-400", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
+	{ A("-R", "1e-300", "4"), DEF4, NULL, NULL, NULL, 1e-300, 0 },
+	{ A("-R", "1e300", "4"), DEF4, NULL, NULL, NULL, 1e300, 0 },
 	{ A("-B", "null", "4"), DEF4, NULL, NULL, "null", 0, 0 },
 	{ A("--backend", "null", "4"), DEF4, NULL, NULL, "null", 0, 0 },
 	{ A("-T", "TCP_NODELAY", "4"), DEF4, NULL, NULL, NULL, 0, 0 },
@@ -197,6 +195,14 @@ static const struct {
 	{ A("-R", "inf", "4") },
 	{ A("-R", "1e400", "4") },		/* an overflow is one */
 	{ A("-R", "-1e-320", "4") },		/* a negative denormal */
+	/* an ordinary rate only: not a denormal, an underflow to 0, a
+	 * negative zero, nor beyond what pacing computes with */
+	{ A("-R", "1e-320", "4") },
+	{ A("-R", "1e-400", "4") },
+	{ A("-R", "-1e-400", "4") },
+	{ A("-R", "-0", "4") },
+	{ A("-R", "1e-301", "4") },
+	{ A("-R", "1e301", "4") },
 	{ A("-c", "", "4") },
 	{ A("-D", "", "4") },
 	{ A("--frobnicate", "4") },

@@ -349,11 +349,51 @@ static void test_interrupted_in_warmup(void **state)
 	clean(f, 0);
 	ticks_end(f->t, T0 + S + MS);
 	expect_out(f, "   0  cleanup   1 sec\n");
-	ticks_fill(f->t, f->res, 0);
+	/* no line was printed: the warmup's bytes over its time (1 s) */
+	ticks_fill(f->t, f->res, 1000);
 	assert_true(f->res->measured_s == 0);
 	assert_true(f->res->warmup_s == 0);
-	assert_true(f->res->throughput == 0);
+	assert_true(f->res->throughput > 0.000999 &&
+		    f->res->throughput < 0.001001);
 	expect_series(f, true, 100, 1000);
+	fix_free(f);
+}
+
+/*
+ * Stopped after two warmup lines: the report says the figures are the
+ * warmup's and prints its tables, so its last line has the warmup's
+ * Throughput and max_latency (those of its lines), not 0 and 0.
+ */
+static void test_interrupted_in_warmup_figures(void **state)
+{
+	struct fix *f = fix_new(1, 10, 5);
+
+	(void)state;
+	work(f, 0, 100, 2000000);
+	call(f, 0, OP_WRITEX, 3 * MS);
+	assert_false(ticks_tick(f->t, T0 + S));
+	expect_out(f, "   1       100     2.00 MB/sec  warmup   1 sec  "
+		      "latency 3.000 ms\n");
+	work(f, 0, 100, 4000000);
+	call(f, 0, OP_WRITEX, 7 * MS);
+	assert_false(ticks_tick(f->t, T0 + 2 * S));
+	expect_out(f, "   1       200     3.00 MB/sec  warmup   2 sec  "
+		      "latency 7.000 ms\n");
+	work(f, 0, 10, 100000);
+	call(f, 0, OP_WRITEX, 20 * MS); /* the last partial second */
+	shm_set_stop(f->shm, STOP_SIGNAL);
+	assert_false(ticks_tick(f->t, T0 + 2 * S + 500 * MS));
+	expect_out(f, "   1  cleanup   2 sec\n");
+	clean(f, 0);
+	ticks_end(f->t, T0 + 2 * S + 600 * MS);
+	expect_out(f, "   0  cleanup   3 sec\n");
+	ticks_fill(f->t, f->res, 6100000);
+	assert_true(f->res->measured_s == 0);
+	/* the last line's MB/s and the largest latency of the lines, as
+	 * the execute phase's figures are made */
+	assert_true(f->res->throughput == 3.0);
+	assert_true(f->res->max_latency_ms == 7.0);
+	expect_series(f, true, 210, 6100000);
 	fix_free(f);
 }
 
@@ -788,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_latency_figure),
 		cmocka_unit_test(test_warmup_active),
 		cmocka_unit_test(test_interrupted_in_warmup),
+		cmocka_unit_test(test_interrupted_in_warmup_figures),
 		cmocka_unit_test(test_all_left_before_a_tick),
 		cmocka_unit_test(test_series_ops),
 		cmocka_unit_test(test_series_resp),

@@ -90,7 +90,7 @@ void sync_dir(struct be_client *cl, uint32_t pi);
 
 /* tree.c */
 int subdir_open(int dfd, const char *name);
-void tree_clear(int fd, int depth, bool rmdirs);
+int tree_clear(int fd, int depth, bool rmdirs);
 
 /* Not a regular file, a directory or a symlink: a fifo, a device, a
  * socket; never opened or written (opened.c) */

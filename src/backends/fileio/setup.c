@@ -394,19 +394,23 @@ toolong:
 	return -1;
 }
 
-/* Remove the tree of client @id (the engine released its handles). */
-static void fileio_remove_tree(int id)
+/* Remove the tree of client @id (the engine released its handles): 0,
+ * or why a directory of it could not be opened (tree_clear). */
+static int fileio_remove_tree(int id)
 {
 	char name[32];
-	int fd;
+	int fd, why = 0;
 
 	snprintf(name, sizeof(name), "client%d", id);
 	fd = subdir_open(fileio_g.clients_fd, name); /* not a mount */
 	if (fd >= 0) {
-		tree_clear(fd, 0, true);
+		why = tree_clear(fd, 0, true);
 		close(fd);
+	} else if (errno != ENOENT && errno != EXDEV) {
+		why = errno;
 	}
 	unlinkat(fileio_g.clients_fd, name, AT_REMOVEDIR);
+	return why;
 }
 
 void fileio_cleanup(struct be_client *cl)
@@ -415,7 +419,7 @@ void fileio_cleanup(struct be_client *cl)
 
 	if (fc)
 		dir_drop_all(fc, cl->prog->ndirs);
-	fileio_remove_tree(cl->id);
+	(void)fileio_remove_tree(cl->id); /* the parent says it if left */
 }
 
 void fileio_orphaned(struct be_run *run)
@@ -429,7 +433,7 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 {
 	struct stat st;
 	char name[32];
-	int left = 0, first = -1, why = 0;
+	int left = 0, first = -1, why = 0, *open_err;
 
 	/* shared with other hosts (dbench-ng-mpi), another host may have
 	 * removed it, which is no news */
@@ -442,9 +446,15 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 	}
 	if (!dirty) /* --skip-cleanup: keep every tree */
 		return;
+	/* the trees of the clients that did not clean up, and what is left
+	 * of the others' (a client that ran out of descriptors, ulimit -n,
+	 * left its tree; this process may have more to spare) */
+	open_err = calloc((size_t)run->nclients, sizeof(*open_err));
 	for (int i = 0; i < run->nclients; i++) {
-		if (dirty[i])
-			fileio_remove_tree(run->first_id + i);
+		int e = fileio_remove_tree(run->first_id + i);
+
+		if (open_err)
+			open_err[i] = e;
 	}
 	/* say so if a tree could not be removed (a read-only filesystem) */
 	for (int i = 0; i < run->nclients; i++) {
@@ -455,10 +465,16 @@ void fileio_fini(struct be_run *run, const bool *dirty)
 			continue;
 		if (!left++) {
 			first = run->first_id + i;
-			if (unlinkat(fileio_g.clients_fd, name, AT_REMOVEDIR))
+			/* a directory it could not open says more than
+			 * rmdir's "not empty" (EMFILE: ulimit -n) */
+			if (open_err && open_err[i])
+				why = open_err[i];
+			else if (unlinkat(fileio_g.clients_fd, name,
+					  AT_REMOVEDIR))
 				why = errno;
 		}
 	}
+	free(open_err);
 	if (left)
 		fprintf(stderr,
 			"dbench-ng: clean-up: %d client tree%s left in "

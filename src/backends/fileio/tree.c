@@ -5,6 +5,7 @@
  * another mount.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <linux/openat2.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -42,19 +43,21 @@ int subdir_open(int dfd, const char *name)
 /* Delete the files below directory @fd, and with @rmdirs the directories
  * too.  Never follows a symlink (a link is removed, not its target), never
  * enters a mount point (what is mounted there stays, and the directory
- * with it: rmdir fails with EBUSY). */
-void tree_clear(int fd, int depth, bool rmdirs)
+ * with it: rmdir fails with EBUSY).  0, or the errno of the first
+ * directory it could not open but for a mount point (EMFILE: no
+ * descriptor left), which says why a tree is left. */
+int tree_clear(int fd, int depth, bool rmdirs)
 {
 	char buf[4096];
 	long n;
-	int removed;
+	int removed, why = 0;
 
 	if (depth > MAX_DEPTH)
-		return;
+		return 0;
 	for (int round = 0; round < 8; round++) {
 		removed = 0;
 		if (lseek(fd, 0, SEEK_SET) < 0)
-			return;
+			return why ? why : errno;
 		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) >
 		       0) {
 			for (long off = 0; off < n;) {
@@ -80,8 +83,14 @@ void tree_clear(int fd, int depth, bool rmdirs)
 				}
 				sub = subdir_open(fd, name);
 				if (sub >= 0) {
-					tree_clear(sub, depth + 1, rmdirs);
+					int e = tree_clear(sub, depth + 1,
+							   rmdirs);
+
+					why = why ? why : e;
 					close(sub);
+				} else if (!why && errno != ENOENT &&
+					   errno != EXDEV) {
+					why = errno; /* a mount: rmdir says */
 				}
 				if (rmdirs)
 					removed += !unlinkat(fd, name,
@@ -89,6 +98,7 @@ void tree_clear(int fd, int depth, bool rmdirs)
 			}
 		}
 		if (!removed)
-			return;
+			return why;
 	}
+	return why;
 }
