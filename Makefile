@@ -107,6 +107,7 @@ UT_LAYER_sha256      := base
 UT_LAYER_num         := base
 UT_LAYER_utf8        := base
 UT_LAYER_sockopt     := base
+UT_LAYER_iobuf       := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "backend.h"
+#include "iobuf.h"
 #include "loadfile.h"
 
 #define DOS_ATTR     "user.DosAttrib"
@@ -46,8 +47,7 @@ struct fileio_global {
 	char clients_path[4096];
 	size_t clients_plen;
 	/* per process, shared by the clients of one process */
-	char *wbuf, *rbuf; /* zeroed write data; read target */
-	size_t buflen;
+	struct iobuf io; /* zeroed write data; read target */
 	char dents[32768]; /* getdents64 buffer (--paths dirfd) */
 	/* --paths full: the getdents64 buffers of readdir(), [0] for the
 	 * lookup and Find, [1 + depth] for each level of a Deltree; grown

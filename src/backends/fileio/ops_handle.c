@@ -57,7 +57,7 @@ int fileio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 			return ftruncate(fd, off + 1) ? -errno : 0;
 		}
 	}
-	n = pwrite(fd, fileio_g.wbuf, (size_t)size, off);
+	n = pwrite(fd, fileio_g.io.wbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
 	if (n != ret) {
@@ -66,7 +66,7 @@ int fileio_writex(struct be_client *cl, const struct lf_op *op, be_handle *h)
 		/* a short write hides its cause (ENOSPC, EDQUOT, EIO...):
 		 * the write of the rest tells it (the client stops anyway) */
 		if (n < size &&
-		    pwrite(fd, fileio_g.wbuf, (size_t)(size - n), off + n) < 0)
+		    pwrite(fd, fileio_g.io.wbuf, (size_t)(size - n), off + n) < 0)
 			why = errno;
 		return be_short_write(cl, op, n, why);
 	}
@@ -85,7 +85,7 @@ int fileio_readx(struct be_client *cl, const struct lf_op *op, be_handle *h)
 	int64_t off = op->arg[0], size = op->arg[1], ret = op->arg[2];
 	ssize_t n;
 
-	n = pread(fd, fileio_g.rbuf, (size_t)size, off);
+	n = pread(fd, fileio_g.io.rbuf, (size_t)size, off);
 	if (n < 0)
 		return -errno;
 	if (n != ret)

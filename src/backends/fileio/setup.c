@@ -342,7 +342,6 @@ int fileio_setup(struct be_client *cl)
 	const struct program *p = cl->prog;
 	struct fileio_client *fc = calloc(1, sizeof(*fc));
 	char buf[2048];
-	size_t need = p->max_io ? p->max_io : 1;
 	int rc;
 
 	if (!fc)
@@ -376,15 +375,8 @@ int fileio_setup(struct be_client *cl)
 		goto toolong;
 	if (rc)
 		return rc;
-	if (need > fileio_g.buflen) {
-		free(fileio_g.wbuf);
-		free(fileio_g.rbuf);
-		fileio_g.wbuf = calloc(1, need);
-		fileio_g.rbuf = malloc(need);
-		if (!fileio_g.wbuf || !fileio_g.rbuf)
-			goto oom;
-		fileio_g.buflen = need;
-	}
+	if (iobuf_grow(&fileio_g.io, p->max_io))
+		goto oom;
 	return 0;
 oom:
 	be_fail(cl, NULL, "out of memory");

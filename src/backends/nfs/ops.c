@@ -274,7 +274,7 @@ NFSB_OP(writex)
 	if (!hh->fh)
 		return -EISDIR;
 	n = nfs_pwrite(nc->nfs, hh->fh, (uint64_t)off, (uint64_t)size,
-		       nfsb_g.wbuf);
+		       nfsb_g.io.wbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte written */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
 	if (n != ret)
@@ -302,7 +302,7 @@ NFSB_OP(readx)
 	if (!hh->fh)
 		return -EISDIR;
 	n = nfs_pread(nc->nfs, hh->fh, (uint64_t)off, (uint64_t)size,
-		      nfsb_g.rbuf);
+		      nfsb_g.io.rbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte read */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
 	if (n != ret)

@@ -17,6 +17,7 @@
 #include <libsmbclient.h>
 
 #include "backend.h"
+#include "iobuf.h"
 
 /* the environment variable a password may come from (not seen in ps) */
 #define SMB_PASSWORD_ENV "DBENCH_NG_SMB_PASSWORD"
@@ -41,8 +42,7 @@ struct smb_global {
 	char *share;   /* SHARE */
 	bool has_path; /* a /PATH was given */
 	char domain[256], user[256], password[256];
-	char *wbuf, *rbuf; /* zeroed write data; read target */
-	size_t buflen;
+	struct iobuf io; /* zeroed write data; read target */
 };
 extern struct smb_global smb_g;
 
