@@ -8,9 +8,18 @@
 
 #include "result.h"
 
-#define U64(s, name, m, k) {name, JM_U64, offsetof(struct s, m), k, false}
-#define NUM(s, name, m, k) {name, JM_NUM, offsetof(struct s, m), k, false}
-#define END		   {NULL, JM_U64, 0, false, false}
+#define U64(s, name, m, k)                                    \
+	{                                                     \
+		name, JM_U64, offsetof(struct s, m), k, false \
+	}
+#define NUM(s, name, m, k)                                    \
+	{                                                     \
+		name, JM_NUM, offsetof(struct s, m), k, false \
+	}
+#define END                                   \
+	{                                     \
+		NULL, JM_U64, 0, false, false \
+	}
 
 static const struct jm_field client_ops[] = {
 	U64(result_client, "count", count, true),
@@ -26,8 +35,8 @@ static const struct jm_field stall_ops[] = {
 	/* the warmup's own: absent in older results, whose count held them */
 	{"warmup_count", JM_U64, offsetof(struct result_stalls, warmup_count),
 	 true, true},
-	{"warmup_max_ms", JM_NUM,
-	 offsetof(struct result_stalls, warmup_max_ms), false, true},
+	{"warmup_max_ms", JM_NUM, offsetof(struct result_stalls, warmup_max_ms),
+	 false, true},
 	END,
 };
 const struct jm_map jm_stall_ops = {"stalls.per_op.", stall_ops, NULL};

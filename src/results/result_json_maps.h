@@ -29,9 +29,9 @@ struct jm_field {
 };
 
 struct jm_map {
-	const char *where;	   /* "clients[].ops.": for messages */
+	const char *where;	  /* "clients[].ops.": for messages */
 	const struct jm_field *f; /* ended by a NULL name */
-	const char *shape;	   /* arrays: "[count, max_ns, p99_ns]" */
+	const char *shape;	  /* arrays: "[count, max_ns, p99_ns]" */
 };
 
 /* objects: struct result_client, result_stalls, result_host */
@@ -42,13 +42,13 @@ extern const struct jm_map jm_point_ops, jm_point_resp;
 static inline uint64_t *jm_u64(const struct jm_field *f, const void *base,
 			       int op)
 {
-	return (uint64_t *)((char *)base + f->off) + op;
+	return (uint64_t *)(void *)((char *)base + f->off) + op;
 }
 
 static inline double *jm_num(const struct jm_field *f, const void *base,
 			     int op)
 {
-	return (double *)((char *)base + f->off) + op;
+	return (double *)(void *)((char *)base + f->off) + op;
 }
 
 /* jm_present - has @op of @base a figure the map writes? */
