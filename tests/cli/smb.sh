@@ -16,12 +16,7 @@
 netns_enter "$@"
 . "$(dirname "$0")/../lib.sh"
 
-"$DBNG" --help | grep -q ' smb (' ||
-	skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
-netns_lo
-start_smbd "$TMP/smb"
-S=--smb-share=//127.0.0.1:$SMB_PORT/share
-U=--smb-user=root%$SMB_PW
+smb_test_share "$TMP/smb"
 SH=$SMB_SHARE
 
 # beside clients/: a file and a folder no run may touch
@@ -155,6 +150,7 @@ refused 2 "needs the share: --smb-share=//SERVER/SHARE" "$U"
 refused 2 "not //SERVER\[:PORT\]/SHARE\[/PATH\]" --smb-share=//127.0.0.1 "$U"
 
 note "smbd stopped for 300 ms mid-run: a stall, the client waiting on its socket"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 expect_rc 0 "$DBNG" -B smb "$S" "$U" -c builtin:netbench -t 5 --warmup 0 --json "$TMP/st.json" 1 \
 	>"$TMP/out" 2>&1 &
 P=$!
@@ -183,6 +179,7 @@ PY
 
 note "smbd killed mid-run: one message, exit 1, no process left"
 head -20000 "$CLIENT_TXT" >"$TMP/kill.load"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -B smb "$S" "$U" -t 60 --warmup 0 -c "$TMP/kill.load" 3 >"$TMP/out" \
 	2>"$TMP/err" &
 P=$!
