@@ -34,6 +34,7 @@
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
+#include "suggest.h"
 
 /* the commit cannot be judged: git bisect run skips it */
 #define CHECK_SKIP 125
@@ -171,7 +172,7 @@ static struct run_ctx rc;
 
 /*
  * say - the one line on stdout once runs were made: @fmt, then where the
- * runs are kept, " (runs kept in /tmp/dbench-ng-check.abc123)" or
+ * runs are kept, " (runs kept in /tmp/dbench-ng-check.XXXXXX)" or
  * " (runs kept in r-1.json .. r-3.json)".
  */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -309,6 +310,31 @@ static int other_workload(struct result **base, int nb,
 	return bad(true, "%s (--mixed-workloads checks anyway)", err);
 }
 
+/* @a, no option of a run, close to one of check's ("--basline"): said,
+ * with the one */
+static bool mistyped(const char *a)
+{
+	static const struct option mine[] = {
+		{"baseline", required_argument, NULL, 0},
+		{"min-runs", required_argument, NULL, 0},
+		{"max-runs", required_argument, NULL, 0},
+		{"noise", required_argument, NULL, 0},
+		{"metrics", required_argument, NULL, 0},
+		{"verbose", no_argument, NULL, 0},
+		{"busy-ok", no_argument, NULL, 0},
+		{"no-keep", no_argument, NULL, 0},
+		{"mixed-workloads", no_argument, NULL, 0},
+		{"help", no_argument, NULL, 0},
+		{NULL, 0, NULL, 0},
+	};
+	const char *near = suggest_option(a, mine);
+
+	if (!near || opt_is_long(a))
+		return false;
+	bad(true, "unknown option '%s'; did you mean '--%s'?", a, near);
+	return true;
+}
+
 int check_main(int argc, char **argv)
 {
 	static const char *base_names[MAX_BASELINES];
@@ -380,6 +406,8 @@ int check_main(int argc, char **argv)
 			keep_runs = false;
 		} else if (!strcmp(a, "--mixed-workloads")) {
 			mixed_wl = true;
+		} else if (mistyped(a)) {
+			goto out;
 		} else {
 			rargv[rargc++] = argv[i];
 		}

@@ -13,6 +13,7 @@
 #include "num.h"
 #include "registry.h"
 #include "sockopt.h"
+#include "suggest.h"
 #include "version.h"
 
 /* -o NAME[=VALUE] and the backends' --LOPT[=VALUE]: collected here in
@@ -151,9 +152,21 @@ static void opt_usage(FILE *f)
 	else
 		fprintf(f,
 "Usage: dbench-ng [OPTIONS] NPROCS\n"
+"       dbench-ng COMMAND [ARGS]\n"
 "Replay a NetBench file-server loadfile with NPROCS client processes\n"
 "against a directory and report per-operation latency and throughput.\n"
-"\n");
+"\n"
+"Commands (dbench-ng help COMMAND, or COMMAND --help, for their options):\n"
+"  report FILE                re-render a stored result (--json, or a\n"
+"                             dbench text log), as text or HTML\n"
+"  compare BASE... -- CAND... compare runs: significance and a verdict\n"
+"  check --baseline FILE... NPROCS\n"
+"                             run against a baseline, for git bisect run\n"
+"  tbench NPROCS [SERVER]     tbench's client: the network benchmark\n"
+"  tbench_srv                 tbench's server\n"
+"  help [COMMAND]             this text, or a command's\n"
+"\n"
+"Options of a run:\n");
 	fprintf(f,
 "  -t, --timelimit=SECS       length of the measured phase (default 600)\n"
 "      --warmup=SECS          warm-up before it (default timelimit/5)\n"
@@ -427,6 +440,26 @@ static int set_field(struct config *cfg, int i, char *val)
 	return 0;
 }
 
+bool opt_is_long(const char *arg)
+{
+	struct option lo[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
+	char so[2 * CFG_NR + 8];
+	size_t len;
+
+	if (strncmp(arg, "--", 2))
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	nbe_lopts = backend_long_options(be_lopts, OPT_MAX_BACKEND_LOPTS);
+	if (nbe_lopts < 0)
+		nbe_lopts = 0;
+	make_opts(lo, so);
+	for (const struct option *o = lo; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, arg, len))
+			return true;
+	return false;
+}
+
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 {
 	struct option long_opts[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
@@ -511,10 +544,8 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 					"'-%c' (see dbench-ng --help)\n",
 					optopt);
 			else
-				fprintf(stderr,
-					"dbench-ng: unknown option "
-					"'%s' (see dbench-ng --help)\n",
-					argv[optind - 1]);
+				unknown_option("dbench-ng", argv[optind - 1],
+					       long_opts, "dbench-ng --help");
 			return OPT_ERROR;
 		}
 	}

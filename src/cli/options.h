@@ -35,6 +35,10 @@ enum opt_result {
  * run_setup() picks the default (stock.h). */
 enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
 
+/* opt_is_long - is @arg ("--NAME" or "--NAME=VALUE") a long option of a
+ * run, the backends' included? */
+bool opt_is_long(const char *arg);
+
 /* opt_tbench - parse tbench's command lines from now on: @backend is
  * the default backend (sockio) and @usage the head of --help */
 void opt_tbench(const char *backend, const char *usage);
