@@ -364,6 +364,13 @@ lint:
 		--library=posix --library=gnu --library=zlib \
 		--std=c11 $(foreach l,$(LAYERS),-Isrc/$(l)) \
 		$(foreach d,$(LINT_SKIP),-i$(d)) $(LINT_DIRS)
+	@# the man page: mandoc's warnings and errors, its style notes but
+	@# for long source lines, and groff's warnings
+	@out=$$(mandoc -T lint -W style docs/dbench-ng.1 2>&1 | \
+		grep -v 'input text line longer than 80 bytes'; \
+		groff -man -ww -z docs/dbench-ng.1 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
+	scripts/lint-paths.sh
 
 clean:
 	rm -rf build $(PROG) $(MPI_PROG)

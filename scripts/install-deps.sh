@@ -14,8 +14,8 @@ what=${1:-build}
 # dbench-ng-mpi (docs/mpi.md)
 pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
       libsmbclient-dev libopenmpi-dev openmpi-bin libbpf-dev clang bpftool"
-# lint: make lint's static analyser only
-[ "$what" = lint ] && pkgs="cppcheck"
+# lint: make lint's static analyser and the man page's linter
+[ "$what" = lint ] && pkgs="cppcheck mandoc"
 # quick: what make check-quick's tests need beyond the build (the unit
 # tests' framework, python3, dbench 4.0's loadfile and program); without
 # chromium html.sh is skipped
@@ -31,7 +31,7 @@ if [ "$what" = check ]; then
 	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck \
+	      clang libclang-rt-14-dev python3 cppcheck mandoc \
 	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2"
 fi
 
