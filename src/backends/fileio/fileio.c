@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fileio.c - the local filesystem backend, with dbench 4.0's semantics
- * (dbench-compat.md §2): NTCreateX dispositions, name resolution with a
+ * (docs/compat.md): NTCreateX dispositions, name resolution with a
  * case-insensitive scan on a miss, -s/-S/-F/-x, --stat-check,
  * --one-byte-write-fix.
  *

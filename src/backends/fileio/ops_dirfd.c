@@ -3,7 +3,7 @@
  * ops_dirfd.c - the fileio ops of --paths dirfd that name a path:
  * NTCreateX, Rename, Unlink, Deltree, Rmdir, Mkdir, Qpathinfo, Qfsinfo,
  * Find, each one component relative to a cached directory fd (dirs.c),
- * and Sfileinfo on the open fd (dbench-compat.md §2.3-§2.6).
+ * and Sfileinfo on the open fd (docs/compat.md).
  */
 #include <stdio.h>
 #include <sys/statvfs.h>

@@ -73,7 +73,7 @@ static int open_dir(struct be_client *c, const struct lf_op *op, be_handle *h,
 }
 
 /*
- * fileio's dispositions (dbench-compat.md §2.3): 2 (create) opens with
+ * fileio's dispositions (docs/compat.md): 2 (create) opens with
  * O_CREAT, 4 and 5 (overwrite) with O_CREAT and O_TRUNC, the others open
  * an existing file; a directory (create option 1) is made first.  With -s
  * the file's writes are FILE_SYNC.  An O_CREAT open is an UNCHECKED
