@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -194,72 +193,6 @@ static void say(const char *fmt, ...)
 	printf("\n");
 }
 
-/* What caught() runs: run_setup() or run_start() of @rc. */
-struct step {
-	struct run_ctx *rc;
-	int argc;
-	char **argv;
-	bool *done;
-};
-
-static int do_setup(struct step *s)
-{
-	return run_setup(s->rc, s->argc, s->argv, s->done);
-}
-
-static int do_start(struct step *s)
-{
-	return run_start(s->rc);
-}
-
-/*
- * caught - @fn(@s), with what it writes on stderr (a message of one line
- * when it refuses the run) caught in a memfd and then written to stderr;
- * its last line, without "dbench-ng: ", in @said, so that stdout can give
- * the reason too.  "" if nothing was caught.
- */
-static int caught(int (*fn)(struct step *), struct step *s, char *said,
-		  size_t len)
-{
-	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	said[0] = 0;
-	if (fd < 0)
-		return fn(s);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
-		close(fd);
-		return fn(s);
-	}
-	st = fn(s);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		close(fd);
-		return st;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		const char *m =
-			strncmp(line, "dbench-ng: ", 11) ? line : line + 11;
-		size_t n = strcspn(m, "\n");
-
-		fputs(line, stderr);
-		if (n)
-			snprintf(said, len, "%.*s", (int)n, m);
-	}
-	free(line);
-	fclose(f);
-	return st;
-}
-
 /*
  * first_pass - whether the baselines alone have a metric to compare (with
  * --metrics, one it selects): 0, or CHECK_BAD after saying so.  Checked
@@ -347,7 +280,6 @@ int check_main(int argc, char **argv)
 	bool verbose = false, done, setup = false, busy_ok = false;
 	bool keep_runs = true, mixed_wl = false;
 	enum cmp_seq_step step_next;
-	struct step step;
 	char err[1024];
 	FILE *null = NULL;
 
@@ -429,14 +361,14 @@ int check_main(int argc, char **argv)
 	if (st)
 		goto out;
 
-	step = (struct step){&rc, rargc, rargv, &done};
-	st = caught(do_setup, &step, err, sizeof(err));
+	/* the reason of a refusal is rc.why, for stdout too */
+	st = run_setup(&rc, rargc, rargv, &done);
 	setup = true;
 	if (st) {
 		/* refused options, loadfile (2), a backend this build lacks
 		 * (3): the same on every commit */
 		st = bad(false, "%s",
-			 err[0] ? err : "the run options were refused");
+			 rc.why[0] ? rc.why : "the run options were refused");
 		goto out;
 	}
 	if (done)
@@ -476,7 +408,7 @@ int check_main(int argc, char **argv)
 		st = bad(true, "%s (--no-keep runs without)", err);
 		goto out;
 	}
-	st = caught(do_start, &step, err, sizeof(err));
+	st = run_start(&rc);
 	if (!st && !keep.dir[0] && rc.cfg.json && strcmp(rc.cfg.json, "-"))
 		snprintf(keep.first, sizeof(keep.first), "%s", rc.json_path);
 	if (st)
@@ -485,13 +417,15 @@ int check_main(int argc, char **argv)
 		/* the directory could not be prepared (DIR/clients cannot be
 		 * created, ...): the system under test, not the command line */
 		printf("cannot decide: %s\n",
-		       err[0] ? err : "the run could not be set up (exit 3)");
+		       rc.why[0] ? rc.why
+				 : "the run could not be set up (exit 3)");
 		st = CHECK_SKIP;
 		goto out;
 	}
 	if (st) {
 		/* a refused DIR or --json path (2): the same on every commit */
-		st = bad(false, "%s", err[0] ? err : "the run was refused");
+		st = bad(false, "%s",
+			 rc.why[0] ? rc.why : "the run was refused");
 		goto out;
 	}
 	null = verbose ? NULL : fopen("/dev/null", "w");

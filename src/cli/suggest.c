@@ -80,16 +80,24 @@ const char *suggest_option(const char *arg, const struct option *opts)
 	return suggest(word, names, n);
 }
 
-int unknown_option(const char *prog, const char *arg,
-		   const struct option *opts, const char *help)
+void unknown_option_why(char *buf, size_t len, const char *arg,
+			const struct option *opts, const char *help)
 {
 	const char *near = suggest_option(arg, opts);
 
 	if (near)
-		fprintf(stderr, "%s: unknown option '%s'; did you mean '--%s'?\n",
-			prog, arg, near);
+		snprintf(buf, len, "unknown option '%s'; did you mean '--%s'?",
+			 arg, near);
 	else
-		fprintf(stderr, "%s: unknown option '%s' (see %s)\n", prog, arg,
-			help);
+		snprintf(buf, len, "unknown option '%s' (see %s)", arg, help);
+}
+
+int unknown_option(const char *prog, const char *arg, const struct option *opts,
+		   const char *help)
+{
+	char why[256];
+
+	unknown_option_why(why, sizeof(why), arg, opts, help);
+	fprintf(stderr, "%s: %s\n", prog, why);
 	return 2;
 }

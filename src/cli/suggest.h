@@ -39,4 +39,8 @@ const char *suggest_option(const char *arg, const struct option *opts);
 int unknown_option(const char *prog, const char *arg,
 		   const struct option *opts, const char *help);
 
+/* unknown_option_why - the same message, without "@prog: ", in @buf */
+void unknown_option_why(char *buf, size_t len, const char *arg,
+			const struct option *opts, const char *help);
+
 #endif
