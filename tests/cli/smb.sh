@@ -20,15 +20,7 @@ smb_test_share "$TMP/smb"
 SH=$SMB_SHARE
 
 # beside clients/: a file and a folder no run may touch
-echo "keep me" >"$SH/marker.txt"
-mkdir "$SH/keep" && echo inner >"$SH/keep/inner.txt"
-touch -d '2020-01-01 00:00' "$SH/marker.txt" "$SH/keep/inner.txt" "$SH/keep"
-beside() { (cd "$SH" && find . -mindepth 1 -path ./clients -prune -o -printf '%y %s %T@ %p\n' | sort); }
-beside >"$TMP/beside.0"
-untouched() {
-	beside | diff "$TMP/beside.0" - || fail "something beside clients/ on the share changed"
-	[ ! -e "$SH/clients" ] || fail "clients/ is left on the share: $(ls -R "$SH/clients" | head)"
-}
+keep_beside "$SH" "the share"
 
 note "one pass of client.txt's first 4000 lines: fileio's op mix and tree, LockX/UnlockX/Flush not run"
 head -4000 "$CLIENT_TXT" >"$TMP/c.load"
@@ -128,13 +120,7 @@ untouched
 
 note "a wrong password, a missing share, path or server, -s, -F: one message each"
 refused() {
-	local want_rc=$1 want=$2
-	shift 2
-	expect_rc "$want_rc" "$DBNG" -B smb "$@" -t 2 2 >"$TMP/out" 2>"$TMP/err"
-	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "not one message: $(cat "$TMP/err")"
-	grep -q -- "$want" "$TMP/err" || fail "message: $(cat "$TMP/err"), want $want"
-	! grep -q '^releasing' "$TMP/out" || fail "a refused run started"
-	cat "$TMP/err"
+	be_refused smb "$@"
 	untouched
 }
 refused 2 "refused the logon of user 'root' or access to the share" \
