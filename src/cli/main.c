@@ -9,6 +9,8 @@
  *                                         (cmd_check.c)
  *   dbench-ng tbench [OPTIONS] NPROCS [SERVER]   tbench, the client
  *   dbench-ng tbench_srv [OPTIONS]        tbench's server (cmd_tbench.c)
+ *   dbench-ng record [OPTIONS] -- COMMAND a loadfile of a real workload
+ *                                         (src/record/record_cli.c)
  *   dbench-ng help [COMMAND]              --help of the run or COMMAND
  * A first word that is no command but close to one ("chek") is refused
  * with the one it is close to (suggest.c).
@@ -36,6 +38,7 @@ static const struct {
 	{"report", report_main},
 	{"tbench", tbench_main},
 	{"tbench_srv", tbench_srv_main},
+	{"record", record_main},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

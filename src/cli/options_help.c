@@ -28,6 +28,9 @@ void opt_help(FILE *f, const char *mode_usage)
 "                             run against a baseline, for git bisect run\n"
 "  tbench NPROCS [SERVER]     tbench's client: the network benchmark\n"
 "  tbench_srv                 tbench's server\n"
+"  record [OPTIONS] -- COMMAND\n"
+"                             a loadfile of what COMMAND does (BPF or\n"
+"                             strace)\n"
 "  help [COMMAND]             this text, or a command's\n"
 "\n"
 "Options of a run:\n");
@@ -44,7 +47,9 @@ void opt_help(FILE *f, const char *mode_usage)
 "      --paths=MODE           full (default): every call names its whole\n"
 "                             path from DIR, as dbench 4.0; dirfd: calls\n"
 "                             relative to cached directory fds, a lighter\n"
-"                             load not comparable with dbench's\n");
+"                             load not comparable with dbench's\n"
+"      --allow-symlink-races  run full mode where no mount namespace with\n"
+"                             DIR nosymfollow can be had (else refused)\n");
 	backend_help(f);
 	fprintf(f,
 "  -R, --target-rate=MBPS     per-client target rate in MB/s\n"

@@ -266,17 +266,6 @@ vformat(const struct client *cl, const struct lf_op *op, char *dst, size_t len,
 }
 
 static void __attribute__((format(printf, 3, 0)))
-client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
-	     va_list ap)
-{
-	if (cl->slot->state != SLOT_FAILED) {
-		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
-		cl->slot->state = SLOT_FAILED;
-	}
-	__atomic_store_n(&cl->hdr->stop, STOP_FAILED, __ATOMIC_RELAXED);
-}
-
-static void __attribute__((format(printf, 3, 0)))
 client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
 	     va_list ap)
 {
@@ -284,6 +273,22 @@ client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
 		cl->slot->st.errors[op->type]++;
 	if (cl->slot->nwarn++ == 0)
 		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
+}
+
+static void __attribute__((format(printf, 3, 0)))
+client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
+	     va_list ap)
+{
+	/* the first stop reason stays (shm.h): one that came after the run
+	 * was interrupted or its time was up is a warning, not its reason */
+	if (shm_hdr_set_stop(cl->hdr, STOP_FAILED) != STOP_FAILED) {
+		client_vwarn(cl, op, fmt, ap);
+		return;
+	}
+	if (cl->slot->state != SLOT_FAILED) {
+		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
+		cl->slot->state = SLOT_FAILED;
+	}
 }
 
 static void __attribute__((format(printf, 3, 4)))
@@ -330,6 +335,10 @@ compare_status(struct client *cl, const struct lf_op *op, int rc)
 
 	if (rc == BE_REPORTED)
 		return cl->slot->state == SLOT_FAILED;
+	/* cut short by the signal that stops the run (a filesystem that
+	 * honours interrupts): no error of the op; the loop sees the stop */
+	if (rc == -EINTR && cl->hdr->stop)
+		return false;
 	if (pol == OP_POL_IGNORE)
 		return false;
 	if (pol == OP_POL_FATAL_ERR || pol == OP_POL_WARN_ERR)
@@ -352,7 +361,7 @@ compare_status(struct client *cl, const struct lf_op *op, int rc)
 			    strerror(-rc), st);
 	else
 		client_warn(cl, op, "%s succeeded - expected %s", what, st);
-	return fatal;
+	return fatal && cl->slot->state == SLOT_FAILED; /* not a late one */
 }
 
 static bool __attribute__((noinline))
@@ -372,7 +381,7 @@ no_handle(struct client *cl, const struct lf_op *op)
 			    "its open failed)",
 			    op_info[op->type].keyword,
 			    cl->prog->fnums[op->handle]);
-	return true;
+	return cl->slot->state == SLOT_FAILED; /* not a late one */
 }
 
 /* ------------------------------ pacing --------------------------------- */

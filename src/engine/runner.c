@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "checkpoint.h"
 #include "client.h"
 #include "clock.h"
 #include "loadfile.h"
@@ -56,6 +57,8 @@ struct runner {
 	int sigfd;
 	pid_t parent;
 	int interrupted;	  /* first SIGINT/SIGTERM/SIGHUP */
+	bool after_end;		  /* it came once the time limit had stopped
+				   * the run: not its reason (shm.h) */
 	bool failed;		  /* a child failed or died */
 	bool killed;		  /* we sent SIGKILL after a second signal */
 	char deaths[4][SLOT_MSG]; /* children that died without a message */
@@ -70,6 +73,7 @@ struct runner {
 	struct disturb_snap dsnap0;
 	struct watchdog *wd;
 	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
+	struct checkpoint *ck;	    /* the --json file's, or NULL */
 	FILE *out;		/* stdout, or stderr with --json - */
 
 	/* a run across hosts (coord.h; NULL: one host): this host's clients
@@ -105,12 +109,16 @@ static struct program *prog_of(const struct runner *r, int id)
 static struct shm_hdr *child_hdr;
 static volatile sig_atomic_t parent_died;
 
+/* The first reason stays: a SIGTERM after a failure or the time limit
+ * changes nothing (stop_signal counts only with STOP_SIGNAL) */
 static void child_stop(int sig)
 {
-	if (!child_hdr->stop) {
-		child_hdr->stop_signal = (uint32_t)sig;
-		child_hdr->stop = STOP_SIGNAL;
-	}
+	uint32_t none = 0;
+
+	__atomic_compare_exchange_n(&child_hdr->stop_signal, &none,
+				    (uint32_t)sig, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	shm_hdr_set_stop(child_hdr, STOP_SIGNAL);
 }
 
 /* PR_SET_PDEATHSIG's own signal, so that a client can tell its parent's
@@ -144,8 +152,13 @@ static bool parent_gone(const struct runner *r)
 static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 {
 	const struct config *cfg = r->cfg;
-	struct sigaction sa = {.sa_handler = child_stop};
-	struct sigaction died = {.sa_handler = child_parent_died};
+	/* SA_RESTART: a call the signal interrupts goes on (the stop is
+	 * seen after the op; the barrier's read ends with the release or
+	 * the parent's death), rather than failing the op with EINTR */
+	struct sigaction sa = {.sa_handler = child_stop,
+			       .sa_flags = SA_RESTART};
+	struct sigaction died = {.sa_handler = child_parent_died,
+				 .sa_flags = SA_RESTART};
 	struct client *cls;
 	sigset_t all;
 	char c;
@@ -291,13 +304,21 @@ static void drain_signals(struct runner *r)
 		}
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
-			shm_set_stop(r->shm, STOP_SIGNAL);
+			r->after_end = shm_set_stop(r->shm, STOP_SIGNAL) ==
+				       STOP_TIME;
 			/* across hosts: this one ends alone (mpirun ends the
 			 * others when it ends, or sent the signal itself) */
 			if (r->co)
 				coord_lose(r->co);
 			r->lost_ns = clock_ns();
-			if (si.ssi_signo == SIGPIPE)
+			if (r->after_end)
+				fprintf(stderr,
+					"dbench-ng: signal %d (%s) after the "
+					"time limit: the run is complete, "
+					"its clean-up goes on\n",
+					r->interrupted,
+					strsignal(r->interrupted));
+			else if (si.ssi_signo == SIGPIPE)
 				fprintf(stderr,
 					"dbench-ng: the output is a "
 					"closed pipe (signal %d, %s): "
@@ -482,8 +503,9 @@ static int fill_result(struct runner *r)
 	uint64_t bytes = 0;
 
 	res->status = r->failed ? RESULT_FAILED
-		      : r->interrupted ? RESULT_INTERRUPTED : RESULT_OK;
-	res->signal = r->interrupted;
+		      : r->interrupted && !r->after_end ? RESULT_INTERRUPTED
+							 : RESULT_OK;
+	res->signal = r->after_end ? 0 : r->interrupted;
 	res->has_bins = true;
 	res->nclients = cfg->nclients;
 	res->clients = calloc((size_t)cfg->nclients, sizeof(*res->clients));
@@ -841,6 +863,7 @@ static void coord_loop(struct runner *r)
 		/* ticks follow the phase start */
 		if (ticks_tick(t, now))
 			next = t->phase_start;
+		ckpt_offer(r->ck, t, r->wd, now);
 		if (!r->co->lost)
 			r->alive_all = t->alive;
 		if (cfg->show_exec_time)
@@ -932,6 +955,7 @@ static int run_phases(struct runner *r)
 			/* ticks follow the phase start */
 			if (ticks_tick(r->ticks, now))
 				next = r->ticks->phase_start;
+			ckpt_offer(r->ck, r->ticks, r->wd, now);
 			if (cfg->show_exec_time)
 				ticks_passes(r->ticks);
 			fflush(r->out);
@@ -973,7 +997,8 @@ static int run_phases(struct runner *r)
 
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct coord *co, struct result *res, bool *measured)
+	       struct coord *co, struct checkpoint *ck, struct result *res,
+	       bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
@@ -990,6 +1015,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		.first = run->first_id,
 		.run_res = res,
 		.alive_all = 1,
+		.ck = ck,
 	};
 	bool *dirty = NULL, ok;
 	int rc = 3;
@@ -1054,7 +1080,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			print_failures(r.res);
 		rc = r.ticks->phase_start ? 1 : 3;
 	} else {
-		rc = r.interrupted ? 128 + r.interrupted : 0;
+		rc = r.interrupted && !r.after_end ? 128 + r.interrupted : 0;
 	}
 	if (co && co->lost) {
 		/* mpirun kills this rank a second after its SIGTERM: the

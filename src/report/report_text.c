@@ -19,7 +19,11 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "num.h"
+#include "percentiles.h"
 #include "report_impl.h"
 #include "report_offcpu.h"
 #include "str_clean.h"
@@ -437,6 +441,15 @@ static void status_line(FILE *f, const struct result *r)
 	else if (r->status == RESULT_FAILED)
 		fprintf(f, TXT_RUN_FAILED "during the warmup: the figures below "
 			"are of the warmup\n\n");
+	else if (r->status == RESULT_RUNNING && r->measured_s > 0)
+		fprintf(f, TXT_CHECKPOINT "after %.1f s of measurement: partial "
+			"results\n\n", r->measured_s);
+	else if (r->status == RESULT_RUNNING && !ops_done(r))
+		fprintf(f, TXT_CHECKPOINT "before any operation was "
+			"measured\n\n");
+	else if (r->status == RESULT_RUNNING)
+		fprintf(f, TXT_CHECKPOINT "during the warmup: the figures "
+			"below are of the warmup\n\n");
 }
 
 /* The op table (dbench's, or ours) and the per-client ones. */
@@ -521,6 +534,9 @@ void report_text_run(FILE *f, const struct result *r,
 		else if (r->status == RESULT_INTERRUPTED)
 			snprintf(what, sizeof(what),
 				 TXT_PARTIAL "an interrupted run: ");
+		else if (r->status == RESULT_RUNNING)
+			snprintf(what, sizeof(what),
+				 TXT_PARTIAL "an unfinished run: ");
 		else
 			snprintf(what, sizeof(what),
 				 TXT_RUN_FIGURES "%d of %d: ", run, nruns);

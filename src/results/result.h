@@ -23,11 +23,14 @@
 
 /* How a run ended, and its name in the JSON result and the HTML page:
  * ok, interrupted (stopped by a signal: partial results), failed (a
- * client failed: see errors[]). */
+ * client failed: see errors[]), running (a checkpoint written during the
+ * run: what it measured up to covers_s, partial results; the run was
+ * still running, or was killed before its end). */
 #define RESULT_STATUS_LIST(X)                                                 \
 	X(RESULT_OK, "ok")                                                    \
 	X(RESULT_INTERRUPTED, "interrupted")                                  \
-	X(RESULT_FAILED, "failed")
+	X(RESULT_FAILED, "failed")                                            \
+	X(RESULT_RUNNING, "running")
 
 enum result_status {
 #define X(id, name) id,
@@ -328,6 +331,8 @@ struct result {
 	/* how it ended */
 	enum result_status status;
 	int signal;		/* RESULT_INTERRUPTED: which */
+	double covers_s;	/* RESULT_RUNNING: its series ends here, s
+				   after the release */
 	int nerrors;
 	char *errors[RESULT_MAX_MSGS];	/* fatal messages */
 
@@ -361,6 +366,8 @@ struct result {
 	 * neighbours are merged and the interval doubles */
 	double interval_s;
 	uint32_t npoints;
+	uint32_t points_cap;	/* allocated: grows by doubling, up to
+				   RESULT_MAX_POINTS */
 	struct result_point *points;
 };
 
@@ -371,6 +378,18 @@ struct result *result_new(void);
 
 /* result_stall_free - release what @ev owns (not @ev itself) */
 void result_stall_free(struct result_stall *ev);
+
+/* result_stall_copy - @dst as @src with strings of its own; 0, or -1
+ * (out of memory: @dst owns nothing) */
+int result_stall_copy(struct result_stall *dst, const struct result_stall *src);
+
+/* result_stalls_copy - @dst (empty) as @src, deep; 0, or -1 (out of
+ * memory: what @dst holds is still released by result_stalls_free) */
+int result_stalls_copy(struct result_stalls *dst,
+		       const struct result_stalls *src);
+
+/* result_stalls_free - release what @st owns and empty it */
+void result_stalls_free(struct result_stalls *st);
 
 /* result_free - release @r and everything it owns */
 void result_free(struct result *r);

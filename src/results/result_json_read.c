@@ -819,8 +819,8 @@ static void read_hosts(struct reader *rd, json_t *a, struct result *r)
 		h->clients = get_int(rd, x, w, "clients", 0, INT32_MAX);
 		st = json_string_value(json_object_get(x, "status"));
 		if (!result_status_parse(st, &h->status))
-			rerr(rd, "hosts[%zu].status is not ok, interrupted or "
-			     "failed", i);
+			rerr(rd, "hosts[%zu].status is not ok, interrupted, "
+			     "failed or running", i);
 		h->throughput = get_num(rd, x, w, "throughput_mbps");
 		h->release_ms = get_num(rd, x, w, "release_ms");
 		h->release_err_ms = get_num(rd, x, w, "release_err_ms");
@@ -871,11 +871,14 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	}
 	st = json_string_value(json_object_get(doc, "status"));
 	if (!result_status_parse(st, &r->status)) {
-		rerr(&rd, "field 'status' is not ok, interrupted or failed");
+		rerr(&rd, "field 'status' is not ok, interrupted, failed or "
+		     "running");
 		goto fail;
 	}
 	v = json_object_get(doc, "signal");
 	r->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	if (r->status == RESULT_RUNNING) /* a checkpoint */
+		r->covers_s = get_num(&rd, doc, "", "covers_s");
 	r->nerrors = get_strings(&rd, doc, "errors", r->errors,
 				 RESULT_MAX_MSGS);
 	cfg = get(&rd, doc, "", "config", JSON_OBJECT);

@@ -540,6 +540,8 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "command_line", strings(r->argv, r->argc));
 	set(o, "status", json_string(result_status_name(r->status)));
 	set(o, "signal", r->signal ? json_integer(r->signal) : json_null());
+	if (r->status == RESULT_RUNNING) /* a checkpoint: what it covers */
+		set(o, "covers_s", json_real(r->covers_s));
 	set(o, "errors", strings(r->errors, r->nerrors));
 	set(o, "config", config_json(&r->cfg, path));
 	set(o, "environment", env_json(&r->env));
@@ -631,4 +633,14 @@ char *result_json_text(const struct result *r, const char *path, size_t *len)
 	if (text)
 		*len = strlen(text);
 	return text;
+}
+
+json_t *result_json_doc(const struct result *r, const char *path)
+{
+	return result_json(r, path);
+}
+
+int result_json_emit(FILE *f, const void *doc)
+{
+	return emit_json(f, doc);
 }

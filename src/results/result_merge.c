@@ -70,18 +70,11 @@ static char *dup_or_null(const char *s)
 static int copy_event(struct result_stall *dst, const struct result_stall *src,
 		      const char *name, int rank)
 {
-	*dst = *src;
-	dst->file = dup_or_null(src->file);
-	dst->path = dup_or_null(src->path);
-	dst->start_time = dup_or_null(src->start_time);
+	if (result_stall_copy(dst, src))
+		return -1;
+	free(dst->host);
 	dst->host = strdup(name);
 	dst->rank = rank;
-	for (int i = 0; i < src->nsamples; i++) {
-		dst->samples[i].wchan = dup_or_null(src->samples[i].wchan);
-		dst->samples[i].stack = dup_or_null(src->samples[i].stack);
-	}
-	if (result_offcpu_copy(&dst->offcpu, &src->offcpu))
-		return -1;
 	return dst->host ? 0 : -1;
 }
 

@@ -102,7 +102,7 @@ grep -q "^bad input: unknown option '--basline'" "$TMP/out" || fail "check --bas
 expect_rc 0 "$DBNG" help >"$TMP/h0"
 expect_rc 0 "$DBNG" --help >"$TMP/h1"
 cmp -s "$TMP/h0" "$TMP/h1" || fail "'dbench-ng help' is not --help"
-for c in report compare check tbench tbench_srv; do
+for c in report compare check tbench tbench_srv record; do
 	grep -q "^  $c " "$TMP/h1" || fail "--help does not list $c"
 	expect_rc 0 "$DBNG" help $c >"$TMP/hc"
 	expect_rc 0 "$DBNG" $c --help >"$TMP/hc2"
@@ -130,6 +130,7 @@ expect_rc 0 "$DBNG" --show-exec --version >/dev/null
 for args in --help --version "report --help" "compare --help" "check --help" \
 	"-t abc 1" "--runs 0 1" "" "report" "compare" "check" "tbench --help" \
 	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1" \
+	"record --help" "record" "record --bogus" \
 	help "help check" chek "check --basline x 1"; do
 	# shellcheck disable=SC2086
 	"$DBNG" $args >"$TMP/msg" 2>&1 </dev/null
