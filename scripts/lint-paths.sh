@@ -7,7 +7,7 @@
 # $TMP, or mktemp's template (/tmp/dbng-bench.XXXXXX) instead.  Every
 # other absolute path is allowed: /usr/share/dbench/client.txt, /proc,
 # /sys, /dev, /etc, /tmp/NAME of an example ..., and the placeholder
-# /home/USER (or /home/user).  Usage: scripts/lint-paths.sh [FILE...]
+# /home/USER (or /home/user, /home/u).  Usage: scripts/lint-paths.sh [FILE...]
 # (default: the files git tracks); exit 1 with FILE:LINE for each.
 cd "$(dirname "$0")/.." || exit 2
 [ $# -gt 0 ] || set -- $(git ls-files | grep -vx scripts/lint-paths.sh)
@@ -16,7 +16,7 @@ pre='(^|[][[:space:]"'"'"'`(=:,])'
 home='/(home/[A-Za-z0-9_.-]+|root|Users|work)/'
 tmp='/tmp/[A-Za-z0-9_-]+\.[A-Za-z0-9]{6,}'
 found=$({
-	grep -nIE -- "$pre$home" "$@" | grep -vE -- "$pre/home/(USER|user)/"
+	grep -nIE -- "$pre$home" "$@" | grep -vE -- "$pre/home/(USER|user|[a-z])/"
 	grep -nIE -- "$pre$tmp" "$@" |
 		grep -vE -- "$pre/tmp/[A-Za-z0-9_-]+\.X{6,}([^A-Za-z0-9]|\$)"
 } 2>/dev/null)
