@@ -115,6 +115,7 @@ UT_LAYER_sha256      := base
 UT_LAYER_num         := base
 UT_LAYER_utf8        := base
 UT_LAYER_sockopt     := base
+UT_LAYER_iobuf       := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
@@ -172,7 +173,7 @@ Q_BPF = @echo '  BPF     $@';
 Q_GEN = @echo '  GEN     $@';
 endif
 
-.PHONY: all deps deps-check run check bench clean format lint workload \
+.PHONY: all deps deps-check run check check-quick bench install clean format lint workload \
 	test-progs print-backends print-bpf mpi-note
 
 all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
@@ -333,9 +334,10 @@ build/tests/faultfs: tests/faultfs/faultfs.c build/flags.txt
 	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) \
 		$(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
 
-build/tools/gen_netbench: tools/gen_netbench.c build/flags.txt
+GEN_SRC := tools/gen_netbench.c $(wildcard tools/netbench/*.c)
+build/tools/gen_netbench: $(GEN_SRC) tools/netbench/netbench.h build/flags.txt
 	@mkdir -p $(@D)
-	$(Q_LD)$(CC) $(CFLAGS) -o $@ $<
+	$(Q_LD)$(CC) $(CFLAGS) -o $@ $(GEN_SRC)
 
 # Regenerate the built-in workload (it is committed; see loadfiles/README.md)
 workload: build/tools/gen_netbench
@@ -356,6 +358,20 @@ check: deps-check
 	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
 		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
 	@tests/run.sh tests/cli/*.sh $(UT_BIN)
+
+# The quick suite: the unit tests and the shell tests that need no root
+# (no mount, namespace, server, strace or BPF: each passes as an ordinary
+# user), about 90 s two at a time on 2 CPUs.  The longest start first
+# (the four scripts, then test_compare among the unit tests), so that the
+# two lanes end together.  Same runner, same last line as make check.
+QUICK_SH := json behaviour compare html dblog workload fatal usage handles \
+	    nfs_usage optbackends
+QUICK    := $(patsubst %,tests/cli/%.sh,$(wordlist 1,4,$(QUICK_SH))) \
+	    $(UT_BIN) $(patsubst %,tests/cli/%.sh,$(wordlist 5,99,$(QUICK_SH)))
+check-quick:
+	@scripts/install-deps.sh quick
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN)
+	@tests/run.sh $(QUICK)
 
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
@@ -382,6 +398,13 @@ lint:
 		--library=posix --library=gnu --library=zlib \
 		--std=c11 $(foreach l,$(LAYERS),-Isrc/$(l)) \
 		$(foreach d,$(LINT_SKIP),-i$(d)) $(LINT_DIRS)
+	@# the man page: mandoc's warnings and errors, its style notes but
+	@# for long source lines, and groff's warnings
+	@out=$$(mandoc -T lint -W style docs/dbench-ng.1 2>&1 | \
+		grep -v 'input text line longer than 80 bytes'; \
+		groff -man -ww -z docs/dbench-ng.1 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
+	scripts/lint-paths.sh
 
 clean:
 	rm -rf build $(PROG) $(MPI_PROG)

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +34,7 @@
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
+#include "suggest.h"
 
 /* the commit cannot be judged: git bisect run skips it */
 #define CHECK_SKIP 125
@@ -174,7 +174,7 @@ static struct run_ctx rc;
 
 /*
  * say - the one line on stdout once runs were made: @fmt, then where the
- * runs are kept, " (runs kept in /tmp/dbench-ng-check.abc123)" or
+ * runs are kept, " (runs kept in /tmp/dbench-ng-check.XXXXXX)" or
  * " (runs kept in r-1.json .. r-3.json)".
  */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -194,72 +194,6 @@ static void say(const char *fmt, ...)
 	else if (keep.first[0] && is_file(keep.first))
 		printf(" (run kept in %s)", keep.first);
 	printf("\n");
-}
-
-/* What caught() runs: run_setup() or run_start() of @rc. */
-struct step {
-	struct run_ctx *rc;
-	int argc;
-	char **argv;
-	bool *done;
-};
-
-static int do_setup(struct step *s)
-{
-	return run_setup(s->rc, s->argc, s->argv, s->done);
-}
-
-static int do_start(struct step *s)
-{
-	return run_start(s->rc);
-}
-
-/*
- * caught - @fn(@s), with what it writes on stderr (a message of one line
- * when it refuses the run) caught in a memfd and then written to stderr;
- * its last line, without "dbench-ng: ", in @said, so that stdout can give
- * the reason too.  "" if nothing was caught.
- */
-static int caught(int (*fn)(struct step *), struct step *s, char *said,
-		  size_t len)
-{
-	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	said[0] = 0;
-	if (fd < 0)
-		return fn(s);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
-		close(fd);
-		return fn(s);
-	}
-	st = fn(s);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		close(fd);
-		return st;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		const char *m =
-			strncmp(line, "dbench-ng: ", 11) ? line : line + 11;
-		size_t n = strcspn(m, "\n");
-
-		fputs(line, stderr);
-		if (n)
-			snprintf(said, len, "%.*s", (int)n, m);
-	}
-	free(line);
-	fclose(f);
-	return st;
 }
 
 /*
@@ -312,6 +246,31 @@ static int other_workload(struct result **base, int nb,
 	return bad(true, "%s (--mixed-workloads checks anyway)", err);
 }
 
+/* @a, no option of a run, close to one of check's ("--basline"): said,
+ * with the one */
+static bool mistyped(const char *a)
+{
+	static const struct option mine[] = {
+		{"baseline", required_argument, NULL, 0},
+		{"min-runs", required_argument, NULL, 0},
+		{"max-runs", required_argument, NULL, 0},
+		{"noise", required_argument, NULL, 0},
+		{"metrics", required_argument, NULL, 0},
+		{"verbose", no_argument, NULL, 0},
+		{"busy-ok", no_argument, NULL, 0},
+		{"no-keep", no_argument, NULL, 0},
+		{"mixed-workloads", no_argument, NULL, 0},
+		{"help", no_argument, NULL, 0},
+		{NULL, 0, NULL, 0},
+	};
+	const char *near = suggest_option(a, mine);
+
+	if (!near || opt_is_long(a))
+		return false;
+	bad(true, "unknown option '%s'; did you mean '--%s'?", a, near);
+	return true;
+}
+
 int check_main(int argc, char **argv)
 {
 	static const char *base_names[MAX_BASELINES];
@@ -326,7 +285,6 @@ int check_main(int argc, char **argv)
 	enum cmp_seq_step step_next;
 	enum check_busy_step busy_step;
 	struct check_busy busy = {0};
-	struct step step;
 	char err[1024];
 	FILE *null = NULL;
 
@@ -385,6 +343,8 @@ int check_main(int argc, char **argv)
 			keep_runs = false;
 		} else if (!strcmp(a, "--mixed-workloads")) {
 			mixed_wl = true;
+		} else if (mistyped(a)) {
+			goto out;
 		} else {
 			rargv[rargc++] = argv[i];
 		}
@@ -415,14 +375,14 @@ int check_main(int argc, char **argv)
 	if (st)
 		goto out;
 
-	step = (struct step){&rc, rargc, rargv, &done};
-	st = caught(do_setup, &step, err, sizeof(err));
+	/* the reason of a refusal is rc.why, for stdout too */
+	st = run_setup(&rc, rargc, rargv, &done);
 	setup = true;
 	if (st) {
 		/* refused options, loadfile (2), a backend this build lacks
 		 * (3): the same on every commit */
 		st = bad(false, "%s",
-			 err[0] ? err : "the run options were refused");
+			 rc.why[0] ? rc.why : "the run options were refused");
 		goto out;
 	}
 	if (done)
@@ -452,7 +412,7 @@ int check_main(int argc, char **argv)
 		st = bad(true, "%s (--no-keep runs without)", err);
 		goto out;
 	}
-	st = caught(do_start, &step, err, sizeof(err));
+	st = run_start(&rc);
 	if (!st && !keep.dir[0] && rc.cfg.json && strcmp(rc.cfg.json, "-"))
 		snprintf(keep.first, sizeof(keep.first), "%s", rc.json_path);
 	if (st)
@@ -461,13 +421,15 @@ int check_main(int argc, char **argv)
 		/* the directory could not be prepared (DIR/clients cannot be
 		 * created, ...): the system under test, not the command line */
 		printf("cannot decide: %s\n",
-		       err[0] ? err : "the run could not be set up (exit 3)");
+		       rc.why[0] ? rc.why
+				 : "the run could not be set up (exit 3)");
 		st = CHECK_SKIP;
 		goto out;
 	}
 	if (st) {
 		/* a refused DIR or --json path (2): the same on every commit */
-		st = bad(false, "%s", err[0] ? err : "the run was refused");
+		st = bad(false, "%s",
+			 rc.why[0] ? rc.why : "the run was refused");
 		goto out;
 	}
 	null = verbose ? NULL : fopen("/dev/null", "w");

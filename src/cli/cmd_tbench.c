@@ -21,6 +21,7 @@
 #include "options.h"
 #include "server.h"
 #include "version.h"
+#include "suggest.h"
 
 #define NAME "tbench_srv"
 
@@ -202,11 +203,8 @@ int tbench_srv_main(int argc, char **argv)
 				argv[optind - 1]);
 			return 2;
 		default:
-			fprintf(stderr,
-				NAME ": unknown option '%s' (see "
-				     "tbench_srv --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return unknown_option(NAME, argv[optind - 1], opts,
+					      "tbench_srv --help");
 		}
 	}
 	if (optind < argc) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * runner.c - process model and phases (design.md §4, dbench-compat.md §3).
+ * runner.c - process model and phases (design.md §4, compat.md).
  *
  * The parent forks one process per NPROCS, each running
  * --clients-per-process clients.  A child sets up its clients, marks them

@@ -185,6 +185,8 @@ done <<END
 --busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 -D $TMP/nonexistent 1|-D $TMP/nonexistent: No such file|^dbench-ng: -D $TMP/nonexistent: No such file
 --busy-ok --baseline $TMP/base-1.json -t x -D $D 1|-t: 'x' is not a whole number|^dbench-ng: -t: 'x'
 --busy-ok --baseline $TMP/base-1.json -B nosuch -t 1 -D $D 1|-B: unknown backend 'nosuch'|^dbench-ng: -B: unknown
+--busy-ok --baseline $TMP/base-1.json --timelimt 1 -D $D 1|unknown option '--timelimt'; did you mean '--timelimit'?|^dbench-ng: unknown option '--timelimt'; did you mean
+--busy-ok --basline $TMP/base-1.json -t 1 -D $D 1|unknown option '--basline'; did you mean '--baseline'?|^dbench-ng check: unknown option '--basline'; did you mean
 --busy-ok --baseline $TMP/base-1.json -c $TMP/nope.load -t 1 -D $D 1|$TMP/nope.load: cannot open loadfile|^dbench-ng: $TMP/nope.load
 --busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $TMP/nodir/r.json -D $D 1|--json $TMP/nodir/r-1.json: No such file or directory|^dbench-ng: --json $TMP/nodir/r-1.json
 --busy-ok --baseline $TMP/base-1.json -c $TMP/base.load -t 1 --json $D/clients/r.json -D $D 1|--json $D/clients/r-1.json: inside $D/clients|^dbench-ng: --json $D/clients/r-1.json: inside
