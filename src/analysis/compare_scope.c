@@ -96,6 +96,7 @@ static bool coverage(struct cmp_report *r, struct result **base,
 {
 	char ma[200], mb[200], la[64], lb[64], what[600], lines[240] = "";
 	int na, nb, ra, rb, k = 0;
+	bool has_a, has_b;
 
 	na = missing(base, r->na, cand, r->nb, ma, sizeof(ma), &ra);
 	nb = missing(cand, r->nb, base, r->na, mb, sizeof(mb), &rb);
@@ -112,8 +113,10 @@ static bool coverage(struct cmp_report *r, struct result **base,
 			 "%sthe baseline runs did not reach %d of the %d ops "
 			 "the candidate ran (%s)",
 			 k ? "; " : "", nb, rb, mb);
-	if (lines_of(base, r->na, la, sizeof(la)) |
-	    lines_of(cand, r->nb, lb, sizeof(lb)))
+	/* both sides filled in, whichever has lines */
+	has_a = lines_of(base, r->na, la, sizeof(la));
+	has_b = lines_of(cand, r->nb, lb, sizeof(lb));
+	if (has_a || has_b)
 		snprintf(lines, sizeof(lines),
 			 "; loadfile lines done, the most of any client per "
 			 "run: baseline %s, candidate %s",
