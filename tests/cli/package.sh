@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian packages (make deb, docs/install.md): built from the tree's
 # tarball in the test's own directory, lintian-clean, unpacked with dpkg
-# -x into a temporary root (nothing is installed on this machine); there
+# -x into a temporary root, and installed with dpkg -i, run and removed
+# with dpkg -r in an overlay of / (nothing is installed on this machine); there
 # the installed files are where docs/install.md says, the installed
 # dbench-ng runs a benchmark, tbench-ng runs against tbench-ng-srv (in a
 # network namespace of the test's own), the installed completion
@@ -70,8 +71,7 @@ note "the installed programs"
 B=$R/usr/bin
 [ "$("$B/dbench-ng" --version)" = "$want" ] ||
 	fail "installed --version: '$("$B/dbench-ng" --version)', expected '$want'"
-# (dbench-ng-mpi adds its usage after the version line)
-[ "$("$B/dbench-ng-mpi" --version | head -1)" = "$want" ] ||
+[ "$("$B/dbench-ng-mpi" --version)" = "$want" ] ||
 	fail "installed dbench-ng-mpi --version: '$("$B/dbench-ng-mpi" --version)'"
 mkdir -p "$TMP/d"
 "$B/dbench-ng" -t 3 --warmup 0 -c "$R/usr/share/doc/dbench-ng/examples/netbench.load" \
@@ -97,6 +97,52 @@ if [ -n "${DBNG_NETNS:-}" ]; then
 	echo "ok: installed tbench-ng against installed tbench-ng-srv"
 else
 	echo "note: no network namespace here: tbench-ng against tbench-ng-srv not run"
+fi
+
+note "dpkg -i, a run, dpkg -r: in an overlay of / (this machine's / untouched)"
+# The packages are installed for real, by dpkg, into a copy-on-write view
+# of the machine's root in a mount namespace of the test's own: the
+# overlay's upper layer is a tmpfs of that namespace, which goes with it
+# on every exit path, so nothing lands in this machine's /usr or dpkg
+# database.
+if unshare -m true 2>/dev/null && grep -qw overlay /proc/filesystems; then
+	O=$TMP/ovl
+	mkdir -p "$O"
+	# shellcheck disable=SC2016 # expanded by the inner shells
+	unshare -m --propagation private sh -ec '
+		O=$1 DEBS=$2
+		mount -t tmpfs tmpfs "$O"
+		mkdir "$O/up" "$O/work" "$O/root"
+		mount -t overlay overlay \
+			-o "lowerdir=/,upperdir=$O/up,workdir=$O/work" "$O/root"
+		mount --rbind /dev "$O/root/dev"
+		mount -t proc proc "$O/root/proc"
+		mount -t tmpfs tmpfs "$O/root/tmp"
+		mkdir "$O/root/tmp/debs" "$O/root/tmp/d"
+		cp "$DEBS"/dbench-ng_*.deb "$DEBS"/dbench-ng-mpi_*.deb "$O/root/tmp/debs/"
+		exec chroot "$O/root" sh -ec "
+			dpkg -i /tmp/debs/*.deb
+			dpkg -s dbench-ng dbench-ng-mpi | grep -c \"^Status: install ok installed\" | grep -qx 2
+			command -v dbench-ng tbench-ng tbench-ng-srv dbench-ng-mpi
+			dbench-ng -t 3 --warmup 0 -D /tmp/d 2 | tail -1
+			[ -z \"\$(ls -A /tmp/d)\" ]
+			tbench-ng --version
+			[ -f /usr/share/bash-completion/completions/dbench-ng ]
+			dpkg -r dbench-ng-mpi dbench-ng
+			! dpkg -s dbench-ng 2>/dev/null | grep -q \"^Status: install ok installed\"
+			! command -v dbench-ng
+			[ ! -e /usr/share/man/man1/dbench-ng.1.gz ]
+			echo removed"
+	' sh "$O" "$TMP/deb" >"$TMP/dpkg.out" 2>&1 ||
+		fail "dpkg -i / run / dpkg -r: $(tail -15 "$TMP/dpkg.out")"
+	grep -q "^Throughput .* 2 clients" "$TMP/dpkg.out" ||
+		fail "no Throughput line from the dpkg-installed dbench-ng: $(cat "$TMP/dpkg.out")"
+	[ "$(tail -1 "$TMP/dpkg.out")" = removed ] || fail "dpkg -r: $(tail -5 "$TMP/dpkg.out")"
+	! dpkg -s dbench-ng 2>/dev/null | grep -q "^Status: install ok installed" ||
+		fail "dbench-ng is now installed on this machine"
+	echo "ok: dpkg -i both packages, dbench-ng -t 3 -D DIR 2 from /usr/bin, dpkg -r: all gone"
+else
+	echo "note: no mount namespace or overlayfs here: dpkg -i and -r not run"
 fi
 
 note "the installed completion"
