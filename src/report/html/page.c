@@ -150,6 +150,8 @@ static void summary(FILE *f, const struct result *r)
 
 static void plots(FILE *f, const struct result *r)
 {
+	bool ran[OP_NR], on[OP_NR];
+
 	html_plot_spectrum(f, r);
 	fputs("<h2>Over time</h2>\n", f);
 	if (!r->npoints || !r->points) {
@@ -161,6 +163,8 @@ static void plots(FILE *f, const struct result *r)
 	}
 	if (r->npoints == 1)
 		html_note(f, "time", "The time series has a single interval.");
+	html_ops_ran(r, ran, on);
+	html_opsel(f, ran, on, "the latency plots");
 	html_plot_throughput(f, r);
 	html_plot_latency(f, r, false);
 	html_plot_latency(f, r, true);

@@ -162,7 +162,7 @@ void svg_x_time_axis(FILE *f, const struct frame *fr)
 {
 	double step = svg_nice_step(fr->xmax - fr->xmin, 12);
 
-	for (int k = 0;; k++) {
+	for (int k = (int)ceil(fr->xmin / step - 1e-9);; k++) {
 		double v = k * step, x;
 
 		if (v > fr->xmax * (1 + 1e-9))
@@ -193,9 +193,10 @@ void svg_x_pct_axis(FILE *f, const struct frame *fr)
 		if (k % lstep)
 			continue;
 		html_fmt_pct(b, sizeof(b), k);
+		/* 0% starts at the corner, clear of the lowest y label */
 		fprintf(f,
-			"<text class=\"xs\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			x,
+			"<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			k ? "xs" : "xs xs0", k ? x : x - 2,
 			fr->y0 + fr->h + (stagger && k / lstep % 2 ? 24 : 13),
 			b);
 	}

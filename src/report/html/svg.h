@@ -45,8 +45,27 @@ void svg_y_title(FILE *f, double x, double y, const char *text);
 void svg_legend_entry(FILE *f, double x, double y, const char *colour,
 		      const char *label, bool dashed);
 
+/* labels.c: labels that must not overlap, in the area (x0, y0)-(x1, y1) */
+#define LABELS_MAX 64
+struct lbox {
+	double x, y, w, h;
+};
+struct labels {
+	double x0, y0, x1, y1;
+	int n;
+	struct lbox b[LABELS_MAX];
+};
+bool html_label_free(struct labels *l, const struct lbox *b);
+void html_label_take(struct labels *l, const struct lbox *b);
+bool html_label_place(struct labels *l, const char *s, double px, double x,
+		      double y, double *ox, double *oy, bool *end);
+void html_label_mark(struct labels *l, double x, double y, double r);
+void html_label_text_box(struct labels *l, const char *s, double px, double x,
+			 double y, bool end);
+
 /* plot_time.c: the frame, x range, warmup bands and start of a time plot */
 extern const struct frame html_ts_base;
+double html_ts_xmin(const struct result *r);
 double html_ts_xmax(const struct result *r);
 void html_ts_warmup(FILE *f, const struct result *r, const struct frame *fr,
 		    bool label);
