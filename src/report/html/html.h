@@ -51,6 +51,10 @@ void html_ops_ran(const struct result *r, bool ran[OP_NR], bool on[OP_NR]);
 /* css.c: page.css, NUL-terminated */
 const char *html_css_text(void);
 
+/* page.c: the head of every page, its title written between the two */
+void html_head_open(FILE *f);
+void html_head_close(FILE *f);
+
 /* the sections of the page */
 void html_config_table(FILE *f, const struct config *c);   /* settings.c */
 void html_env_table(FILE *f, const struct result_env *e);  /* settings.c */

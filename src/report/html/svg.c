@@ -169,9 +169,11 @@ void svg_x_time_axis(FILE *f, const struct frame *fr)
 			break;
 		x = svg_fx(fr, v);
 		svg_vline(f, "grid", x, fr->y0, fr->y0 + fr->h);
+		/* at the left corner: starts there, clear of the y labels */
 		fprintf(f,
-			"<text class=\"xl\" x=\"%.1f\" y=\"%.1f\">%g</text>\n",
-			x, fr->y0 + fr->h + 15, v);
+			"<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%g</text>\n",
+			x - fr->x0 < 8 ? "xl xl0" : "xl",
+			x - fr->x0 < 8 ? fr->x0 : x, fr->y0 + fr->h + 15, v);
 	}
 }
 
