@@ -130,6 +130,7 @@ UT_LAYER_compare     := analysis
 UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
 PROBE_LAYER_htmlprobe  := report
+PROBE_LAYER_multiprobe := report
 PROBE_LAYER_dblogprobe := results
 PROBE_LAYER_envprobe   := results
 FUZZ_LAYER_fuzz_loadfile := workload

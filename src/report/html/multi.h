@@ -32,8 +32,9 @@ int mset_index(const struct mset *m, int i);
 const char *mset_colour(const struct mset *m, int i, char *buf, size_t len);
 /* the side's median run of @v (NAN: no value), or -1 */
 int mset_median(const struct mset *m, int side, const double *v);
-/* the stroke attributes of run i, bold when it is @bold[side] */
-void mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2]);
+/* the stroke of run i, bold when it is @bold[side]; false: to be drawn
+ * coarse (a faint run, a run of a long series) */
+bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2]);
 /* a legend of the sides (a comparison) or the runs (a series) */
 void mset_legend(FILE *f, const struct mset *m, const char *bold_by);
 /* the ops that ran in some run, those shown at first (@boost: more

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define SPECTRUM_BUDGET 600000.0 /* bytes of points, as multi_time.c */
+#define SPECTRUM_BUDGET 450000.0 /* bytes of points, as multi_time.c */
 
 /* the value at the ranks of percentile axis x = log10(1 / (1 - p)):
  * x0 < x1 < ..., walking the buckets once (as hist_value_at()) */
@@ -51,7 +51,7 @@ static void run_spectrum(FILE *f, const struct mset *m, int i, int op,
 
 	mset_short(m, i, s, sizeof(s));
 	fprintf(f, "<polyline data-run=\"%s\"", s);
-	mset_stroke(f, m, i, bold);
+	l.coarse = !mset_stroke(f, m, i, bold);
 	fputs(" points=\"", f);
 	for (int c = 0; c <= ncol; c++) {
 		double x = xend * c / ncol;
@@ -139,7 +139,7 @@ void mset_plot_spectra(FILE *f, const struct mset *m, const bool ran[OP_NR])
 	}
 	for (int op = 0; op < OP_NR; op++)
 		nops += ran[op];
-	ncol = (int)(SPECTRUM_BUDGET / 10 / m->n / (nops ? nops : 1));
+	ncol = (int)(SPECTRUM_BUDGET / 8 / m->n / (nops ? nops : 1));
 	ncol = ncol > 160 ? 160 : ncol < 24 ? 24 : ncol;
 	fputs("<figure>\n<div class=\"multi\">\n", f);
 	for (int op = 0; op < OP_NR; op++) {

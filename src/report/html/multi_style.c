@@ -90,15 +90,20 @@ int mset_median(const struct mset *m, int side, const double *v)
 	return best;
 }
 
-void mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2])
+bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2])
 {
+	int side = m->run[i].side ? 1 : 0;
+	bool b = !m->series && bold[side] == i;
 	char c[16];
-	bool b = !m->series && bold[m->run[i].side ? 1 : 0] == i;
 
-	fprintf(f, " stroke=\"%s\" stroke-width=\"%s\" stroke-opacity=\"%s\"",
-		mset_colour(m, i, c, sizeof(c)),
-		m->series ? "1.6" : b ? "2.4" : "1",
-		m->series ? "0.9" : b ? "1" : "0.35");
+	/* page.css: .rf0 .rf1 faint, .rb0 .rb1 bold, .rs a series' run */
+	if (m->series)
+		fprintf(f, " class=\"rs\" stroke=\"%s\"",
+			mset_colour(m, i, c, sizeof(c)));
+	else
+		fprintf(f, " class=\"%s%d\"", b ? "rb" : "rf", side);
+	/* a series of many runs is drawn coarse too: the page stays small */
+	return b || (m->series && m->n <= 8);
 }
 
 void mset_legend(FILE *f, const struct mset *m, const char *bold_by)

@@ -14,8 +14,8 @@
 
 /* the bytes of polyline points a page of several runs may spend on one
  * kind of plot, and the columns a run gets within it */
-#define POINT_BUDGET 600000.0
-#define POINT_BYTES  10.0
+#define POINT_BUDGET 450000.0
+#define POINT_BYTES  8.0
 
 static int columns(const struct mset *m, int nplots, int most)
 {
@@ -111,9 +111,9 @@ static void run_line(FILE *f, const struct mset *m, int i, const int bold[2],
 		}
 		if (!open) {
 			fprintf(f, "<polyline data-run=\"%s\"", s);
-			mset_stroke(f, m, i, bold);
+			l = (struct line){.f = f,
+					  .coarse = !mset_stroke(f, m, i, bold)};
 			fputs(" points=\"", f);
-			l = (struct line){.f = f};
 			open = true;
 		}
 		svg_line_pt(&l, svg_fx(fr, col_mid(r, a, b)), svg_fy(fr, v));

@@ -70,13 +70,20 @@ double svg_nice_step(double range, int target)
 
 void svg_line_pt(struct line *l, double x, double y)
 {
-	if (l->n && fabs(x - l->x) < 0.33 && fabs(y - l->y) < 0.33) {
+	double d = l->coarse ? 1 : 0.33;
+
+	if (l->coarse) {
+		x = round(x);
+		y = round(y);
+	}
+	if (l->n && fabs(x - l->x) < d && fabs(y - l->y) < d) {
 		l->pending = true;
 		l->px = x;
 		l->py = y;
 		return;
 	}
-	fprintf(l->f, "%s%.1f,%.1f", l->n ? " " : "", x, y);
+	fprintf(l->f, l->coarse ? "%s%.0f,%.0f" : "%s%.1f,%.1f",
+		l->n ? " " : "", x, y);
 	l->n++;
 	l->x = x;
 	l->y = y;
@@ -86,7 +93,8 @@ void svg_line_pt(struct line *l, double x, double y)
 void svg_line_end(struct line *l)
 {
 	if (l->pending)
-		fprintf(l->f, " %.1f,%.1f", l->px, l->py);
+		fprintf(l->f, l->coarse ? " %.0f,%.0f" : " %.1f,%.1f", l->px,
+			l->py);
 	l->pending = false;
 }
 

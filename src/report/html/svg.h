@@ -18,13 +18,15 @@ struct frame {
 };
 
 /* A "points" attribute being written: vertices closer than a third of a
- * unit to the last one written are dropped (the last one is kept). */
+ * unit to the last one written are dropped (the last one is kept); a
+ * @coarse line (the faint runs of a page of several) is in whole units. */
 struct line {
 	FILE *f;
 	unsigned int n;
 	double x, y;
 	bool pending;
 	double px, py;
+	bool coarse;
 };
 
 double svg_fx(const struct frame *fr, double v);
