@@ -56,6 +56,9 @@ def main():
     os.close(to_chr_r)
     os.close(from_chr_w)
     signal.signal(signal.SIGALRM, lambda *a: sys.exit("cdp: timed out"))
+    # stopped from outside: the browser goes too (the finally below)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda *a: sys.exit("cdp: stopped"))
     signal.alarm(60)
     wr = os.fdopen(to_chr_w, "wb", buffering=0)
     rd = os.fdopen(from_chr_r, "rb", buffering=0)

@@ -85,43 +85,31 @@ static double col_p99(const struct result *r, int op, uint32_t a, uint32_t b)
 	return v;
 }
 
-/* one run's line: columns with a value joined, a gap where none */
+/* one run's line through its columns with a value (an op that ended no
+ * call in a column has none: a rare op's line joins the columns it has) */
 static void run_line(FILE *f, const struct mset *m, int i, const int bold[2],
 		     const struct frame *fr, int ncol, int op)
 {
 	const struct result *r = m->run[i].r;
 	struct line l = {.f = f};
-	bool open = false;
 	char s[16];
 
 	mset_short(m, i, s, sizeof(s));
+	fprintf(f, "<polyline data-run=\"%s\"", s);
+	l.coarse = !mset_stroke(f, m, i, bold);
+	fputs(" points=\"", f);
 	for (int c = 0; c < ncol && c < (int)r->npoints; c++) {
 		uint32_t a, b;
 		double v;
 
 		column(r, c, ncol, &a, &b);
 		v = op < 0 ? col_mbps(r, a, b) : col_p99(r, op, a, b);
-		if (isnan(v)) {
-			if (open) {
-				svg_line_end(&l);
-				fputs("\"/>\n", f);
-			}
-			open = false;
-			continue;
-		}
-		if (!open) {
-			fprintf(f, "<polyline data-run=\"%s\"", s);
-			l = (struct line){.f = f,
-					  .coarse = !mset_stroke(f, m, i, bold)};
-			fputs(" points=\"", f);
-			open = true;
-		}
-		svg_line_pt(&l, svg_fx(fr, col_mid(r, a, b)), svg_fy(fr, v));
+		if (!isnan(v))
+			svg_line_pt(&l, svg_fx(fr, col_mid(r, a, b)),
+				    svg_fy(fr, v));
 	}
-	if (open) {
-		svg_line_end(&l);
-		fputs("\"/>\n", f);
-	}
+	svg_line_end(&l);
+	fputs("\"/>\n", f);
 }
 
 /* faint runs first, the bold ones over them */
