@@ -141,11 +141,12 @@ check_page() {
 	echo "ok: $(basename "$f"): $want plots, well-formed, self-contained"
 }
 
-# render FILE MINCOLOURED: screenshot and DOM of FILE; the plots must be
+# render FILE MINCOLOURED: screenshot and DOM of FILE (12000 px tall: a
+# real run on a busy machine has a long Stalls section); the plots must be
 # in the DOM with many vertices, and the picture must be colourful
 render() {
 	local f=$1 min=$2 png=${1%.html}.png stats max w h nonwhite coloured
-	chromium_run "$TMP/shot.out" --window-size=1400,5000 \
+	chromium_run "$TMP/shot.out" --window-size=1400,12000 \
 		--screenshot="$png" "file://$f"
 	[ -s "$png" ] || fail "no screenshot of $f"
 	chromium_run "${f%.html}.dom" --dump-dom "file://$f"

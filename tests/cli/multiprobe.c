@@ -7,7 +7,8 @@
  * SECONDS measured, 1 s intervals, a watchdog with a few stalls, and a
  * machine record (every fourth run busy).  With SLOW > 1 the set is the
  * slower side: WriteX takes SLOW times as long and stalls 784 ms at
- * 28.8 s of the measured phase, woken by nobody the page could name.
+ * 28.8 s of the measured phase; every stall is traced as BPF would,
+ * woken by client 2 or a kworker (the labels of the slowest-call plot).
  *
  *   multiprobe DIR PREFIX N SECONDS SLOW   writes DIR/PREFIXk.json, k=1..N
  */
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "result_offcpu.h"
 #include "result.h"
 #include "result_json.h"
 
@@ -127,6 +129,27 @@ static void add_stall(struct result *r, int op, double at_s, double ms)
 	e->start_time = dup("2024-05-01T12:00:00.000Z");
 	e->duration_ms = ms;
 	e->ended = true;
+	/* traced with BPF: its longest sleep, and who woke it (the labels
+	 * beside the markers of the slowest-call plot) */
+	e->offcpu.valid = true;
+	e->offcpu.blocked_ms = ms * 0.9;
+	e->offcpu.sleeps = 1;
+	e->offcpu.nwaits = 1;
+	e->offcpu.waits[0] = (struct result_wait){
+		.at_ms = 1,
+		.blocked_ms = ms * 0.9,
+		.state = 'D',
+		.woken = true,
+		.stack = dup("do_syscall_64;btrfs_sync_file;btrfs_sync_log;"
+			     "wait_log_commit"),
+		.waker_pid = op == OP_WRITEX ? 4002 : 91,
+		.waker_comm = dup(op == OP_WRITEX ? "dbench-ng"
+						  : "kworker/u16:3-btrfs-endio"),
+		.waker_client = op == OP_WRITEX ? 2 : -1,
+		.waker_stack = dup("ret_from_fork;kthread;worker_thread;"
+				   "btrfs_work_helper;end_bio_extent_"
+				   "writepage;btrfs_sync_log"),
+	};
 }
 
 static void fill(struct result *r, int seconds, double slow)

@@ -26,8 +26,8 @@ static bool meets(const struct lbox *a, const struct lbox *b)
 }
 
 /* The box of @s at (x, y) (baseline), anchored at its start or end. */
-static struct lbox box_of(const char *s, double px, double x, double y,
-			  bool end)
+struct lbox html_label_box(const char *s, double px, double x, double y,
+			   bool end)
 {
 	struct lbox b = {.w = text_width(s, px) + 4, .h = px * 1.3 + 2};
 
@@ -55,12 +55,14 @@ void html_label_take(struct labels *l, const struct lbox *b)
 }
 
 /*
- * Place @s (@px text) near the point (@x, @y): right of it, left of it,
- * above, below, further below.  True with the place in *@ox, *@oy and
- * *@end (anchored at its end), its box taken.
+ * Place @s (@px text), and under it @s2 (10 px text; NULL: none), near
+ * the point (@x, @y): right of it, left of it, above, below, further
+ * below.  True with the place of @s in *@ox, *@oy (@s2 is 14 units
+ * lower) and *@end (anchored at its end), its box taken.
  */
-bool html_label_place(struct labels *l, const char *s, double px, double x,
-		      double y, double *ox, double *oy, bool *end)
+bool html_label_place(struct labels *l, const char *s, double px,
+		      const char *s2, double x, double y, double *ox,
+		      double *oy, bool *end)
 {
 	static const struct {
 		double dx, dy;
@@ -72,14 +74,22 @@ bool html_label_place(struct labels *l, const char *s, double px, double x,
 	};
 
 	for (size_t k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {
-		struct lbox b = box_of(s, px, x + cand[k].dx, y + cand[k].dy,
-				       cand[k].end);
+		double tx = x + cand[k].dx, ty = y + cand[k].dy;
+		struct lbox b = html_label_box(s, px, tx, ty, cand[k].end), b2;
 
+		if (s2) { /* the union of the two lines' boxes */
+			b2 = html_label_box(s2, 10, tx, ty + 14, cand[k].end);
+			if (b2.x < b.x)
+				b.x = b2.x;
+			if (b2.w > b.w)
+				b.w = b2.w;
+			b.h = b2.y + b2.h - b.y;
+		}
 		if (!html_label_free(l, &b))
 			continue;
 		html_label_take(l, &b);
-		*ox = x + cand[k].dx;
-		*oy = y + cand[k].dy;
+		*ox = tx;
+		*oy = ty;
 		*end = cand[k].end;
 		return true;
 	}
@@ -97,7 +107,7 @@ void html_label_mark(struct labels *l, double x, double y, double r)
 void html_label_text_box(struct labels *l, const char *s, double px, double x,
 			 double y, bool end)
 {
-	struct lbox b = box_of(s, px, x, y, end);
+	struct lbox b = html_label_box(s, px, x, y, end);
 
 	html_label_take(l, &b);
 }

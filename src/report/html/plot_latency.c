@@ -94,7 +94,7 @@ static void series_fill(struct series *s, const struct result *r, int op,
  * its title says who woke its longest sleep, and so does a label beside
  * the longest ones, where it overlaps no other label (labels.c). */
 static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
-			struct labels *lb)
+			struct labels *lb, int labelled)
 {
 	int nl = 0;
 
@@ -127,8 +127,8 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
 			html_esc(f, waker);
 		}
 		fputs("</title></path>\n", f);
-		if (!has || nl == WAKER_LABELS ||
-		    !html_label_place(lb, waker, 10, x, y + 5, &tx, &ty, &end))
+		if (!has || k == labelled || nl == WAKER_LABELS ||
+		    !html_label_place(lb, waker, 10, NULL, x, y + 5, &tx, &ty, &end))
 			continue;
 		nl++;
 		fprintf(f,
@@ -140,6 +140,21 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
 	}
 }
 
+/* The stall the watchdog caught on the largest spike (@op, @ms), with
+ * who woke it in @waker (BPF): the event, or -1 */
+static int top_stall(const struct result *r, int op, double ms, char *waker,
+		     size_t len)
+{
+	for (int k = 0; k < r->stalls.nevents; k++) {
+		const struct result_stall *ev = &r->stalls.events[k];
+
+		if (ev->op == op && fabs(ev->duration_ms - ms) <= ms * 0.01 &&
+		    html_stall_waker(ev, r->cfg.cpp, waker, len))
+			return k;
+	}
+	return -1;
+}
+
 void html_plot_latency(FILE *f, const struct result *r, bool p99)
 {
 	struct frame fr = html_ts_base;
@@ -147,7 +162,7 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 	double lo = INFINITY, hi = 0, ly, top = -1, top_x = 0;
 	struct labels lb = {0};
 	bool ran[OP_NR], on[OP_NR];
-	int nops = 0, top_op = -1;
+	int nops = 0, top_op = -1, top_ev = -1;
 	struct series s;
 	char b[32];
 
@@ -256,7 +271,7 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 	if (top_op >= 0 && !p99) {
 		double x = svg_fx(&fr, top_x), y = svg_fy(&fr, top), tx, ty;
 		bool end;
-		char t[96];
+		char t[96], waker[400];
 
 		html_fmt_lat(b, sizeof(b), top);
 		snprintf(t, sizeof(t), "%s %s at %.1f s", op_info[top_op].label,
@@ -266,14 +281,29 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			"r=\"6\" fill=\"none\" stroke=\"#1e2125\"/>\n",
 			top_op, x, y);
 		html_label_mark(&lb, x, y, 7);
-		if (html_label_place(&lb, t, 12, x, y, &tx, &ty, &end))
+		/* with who woke its stall under it, else alone */
+		top_ev = top_stall(r, top_op, top, waker, sizeof(waker));
+		if (top_ev >= 0 && !html_label_place(&lb, t, 12, waker, x, y,
+						     &tx, &ty, &end))
+			top_ev = -1;
+		if (top_ev >= 0 ||
+		    html_label_place(&lb, t, 12, NULL, x, y, &tx, &ty, &end))
 			fprintf(f,
 				"<text class=\"ann lbl os%d\" x=\"%.1f\" "
 				"y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
 				top_op, tx, ty, end ? "end" : "start", t);
+		if (top_ev >= 0) {
+			fprintf(f,
+				"<text class=\"wl lbl os%d\" x=\"%.1f\" "
+				"y=\"%.1f\"%s>",
+				top_op, tx, ty + 14,
+				end ? " text-anchor=\"end\"" : "");
+			html_esc(f, waker);
+			fputs("</text>\n", f);
+		}
 	}
 	if (!p99 && r->stalls.nevents) {
-		stall_marks(f, r, &fr, &lb);
+		stall_marks(f, r, &fr, &lb, top_ev);
 		fprintf(f,
 			"<path class=\"stm\" stroke=\"#3b424b\" "
 			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"/>\n",
@@ -300,7 +330,8 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			"stall is a spike far above the band of its operation: "
 			"stalls that recur at a fixed period form a comb of "
 			"evenly spaced spikes.  The largest of the operations shown at "
-			"first is circled.  A "
+			"first is circled, labelled with the middle of its "
+			"interval (and, traced with BPF, who woke its stall).  A "
 			"missing line segment means the operation did not "
 			"complete in that interval.</figcaption>\n",
 			r->interval_s);

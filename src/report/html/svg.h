@@ -57,10 +57,15 @@ struct labels {
 	int n;
 	struct lbox b[LABELS_MAX];
 };
+/* the box of text @s in @px at (x, y) (its baseline), anchored at its
+ * start or (@end) its end */
+struct lbox html_label_box(const char *s, double px, double x, double y,
+			   bool end);
 bool html_label_free(struct labels *l, const struct lbox *b);
 void html_label_take(struct labels *l, const struct lbox *b);
-bool html_label_place(struct labels *l, const char *s, double px, double x,
-		      double y, double *ox, double *oy, bool *end);
+bool html_label_place(struct labels *l, const char *s, double px,
+		      const char *s2, double x, double y, double *ox,
+		      double *oy, bool *end);
 void html_label_mark(struct labels *l, double x, double y, double r);
 void html_label_text_box(struct labels *l, const char *s, double px, double x,
 			 double y, bool end);
