@@ -20,7 +20,8 @@ int compare_html_file(const struct cmp_report *rep, struct result **res,
 	struct cmp_row_text *t = calloc((size_t)n + 1, sizeof(*t));
 	struct html_verdict *v = calloc((size_t)n + 1, sizeof(*v));
 	struct html_run *runs = calloc((size_t)(nb + nc), sizeof(*runs));
-	const char **notes = calloc((size_t)cmp_nnotes(rep) + 1, sizeof(*notes));
+	const char **notes =
+		calloc((size_t)cmp_nnotes(rep) + 1, sizeof(*notes));
 	struct html_compare c = {
 		.nruns = nb + nc,
 		.runs = runs,
@@ -40,9 +41,8 @@ int compare_html_file(const struct cmp_report *rep, struct result **res,
 		goto out;
 	}
 	for (int i = 0; i < nb + nc; i++)
-		runs[i] = (struct html_run){res[i],
-					    i < nb ? bnames[i] : cnames[i - nb],
-					    i >= nb};
+		runs[i] = (struct html_run){
+			res[i], i < nb ? bnames[i] : cnames[i - nb], i >= nb};
 	for (int i = 0; i < n; i++) {
 		cmp_row_text(rep, i, &t[i]);
 		v[i] = (struct html_verdict){

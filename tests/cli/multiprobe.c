@@ -53,11 +53,11 @@ static const uint64_t base_ns[OP_NR] = {
 	[OP_UNLOCKX] = 2200,	[OP_FLUSH] = 900000,
 };
 static const unsigned int rate[OP_NR] = {
-	[OP_NTCREATEX] = 400, [OP_CLOSE] = 350,	   [OP_RENAME] = 40,
-	[OP_UNLINK] = 50,     [OP_DELTREE] = 2,	   [OP_RMDIR] = 3,
+	[OP_NTCREATEX] = 400, [OP_CLOSE] = 350,	    [OP_RENAME] = 40,
+	[OP_UNLINK] = 50,     [OP_DELTREE] = 2,	    [OP_RMDIR] = 3,
 	[OP_MKDIR] = 3,	      [OP_QPATHINFO] = 600, [OP_QFILEINFO] = 90,
 	[OP_QFSINFO] = 80,    [OP_SFILEINFO] = 100, [OP_FIND] = 200,
-	[OP_WRITEX] = 300,    [OP_READX] = 900,	   [OP_LOCKX] = 20,
+	[OP_WRITEX] = 300,    [OP_READX] = 900,	    [OP_LOCKX] = 20,
 	[OP_UNLOCKX] = 20,    [OP_FLUSH] = 50,
 };
 
@@ -143,8 +143,9 @@ static void add_stall(struct result *r, int op, double at_s, double ms)
 		.stack = dup("do_syscall_64;btrfs_sync_file;btrfs_sync_log;"
 			     "wait_log_commit"),
 		.waker_pid = op == OP_WRITEX ? 4002 : 91,
-		.waker_comm = dup(op == OP_WRITEX ? "dbench-ng"
-						  : "kworker/u16:3-btrfs-endio"),
+		.waker_comm =
+			dup(op == OP_WRITEX ? "dbench-ng"
+					    : "kworker/u16:3-btrfs-endio"),
 		.waker_client = op == OP_WRITEX ? 2 : -1,
 		.waker_stack = dup("ret_from_fork;kthread;worker_thread;"
 				   "btrfs_work_helper;end_bio_extent_"
@@ -165,7 +166,8 @@ static void fill(struct result *r, int seconds, double slow)
 	r->stalls.enabled = true;
 	r->stalls.threshold_ms = 100;
 	for (int s = 1; s <= nwarm + seconds; s++) {
-		struct result_point p = {.t = s, .dur = 1, .warmup = s <= nwarm};
+		struct result_point p = {
+			.t = s, .dur = 1, .warmup = s <= nwarm};
 
 		for (int i = 0; i < OP_NR; i++) {
 			unsigned int n = rate[i] / 4 + (uniform() < 0.5);
@@ -221,7 +223,8 @@ int main(int argc, char **argv)
 	double slow;
 
 	if (argc != 6) {
-		fprintf(stderr, "usage: multiprobe DIR PREFIX N SECONDS SLOW\n");
+		fprintf(stderr,
+			"usage: multiprobe DIR PREFIX N SECONDS SLOW\n");
 		return 2;
 	}
 	n = atoi(argv[3]);

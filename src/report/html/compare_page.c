@@ -15,8 +15,8 @@
 #include <math.h>
 
 /* the change axis of the bars: cand / base from 1/8 to 8, log scale */
-#define BAR_W	  220.0
-#define BAR_SPAN  3.0 /* log2 of the widest ratio */
+#define BAR_W	 220.0
+#define BAR_SPAN 3.0 /* log2 of the widest ratio */
 
 static double bar_x(double change)
 {
@@ -110,7 +110,8 @@ static void verdict_table(FILE *f, const struct html_compare *c)
 		html_esc(f, v->ci);
 		fputs("</td><td class=\"n\">", f);
 		html_esc(f, v->p);
-		fprintf(f, "</td><td style=\"color:%s\"><b>", verdict_colour(v));
+		fprintf(f, "</td><td style=\"color:%s\"><b>",
+			verdict_colour(v));
 		html_esc(f, v->word);
 		fputs("</b></td></tr>\n", f);
 	}
@@ -121,7 +122,8 @@ static void verdict_table(FILE *f, const struct html_compare *c)
 		"slower than N ms per million).  The bar: the candidate's "
 		"median over the baseline's on a log scale from &#247;8 "
 		"(left) to &#215;8 (right), the thick tick the change, the "
-		"band its %g%% bootstrap confidence interval, the grey band the "
+		"band its %g%% bootstrap confidence interval, the grey band "
+		"the "
 		"noise floor (&#177;%g%%); for rates (ops/s, MB/s) left is "
 		"worse, for latencies right.  Red: regressed, green: improved, "
 		"amber: unclear (more runs may settle it).  alpha %g, latency "

@@ -68,8 +68,8 @@ bool html_label_place(struct labels *l, const char *s, double px,
 		double dx, dy;
 		bool end;
 	} cand[] = {
-		{10, -8, false}, {-10, -8, true}, {10, 16, false},
-		{-10, 16, true}, {10, 30, false}, {-10, 30, true},
+		{10, -8, false},  {-10, -8, true},  {10, 16, false},
+		{-10, 16, true},  {10, 30, false},  {-10, 30, true},
 		{10, -22, false}, {-10, -22, true},
 	};
 

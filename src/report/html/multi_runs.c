@@ -79,16 +79,16 @@ void mset_stall_lanes(FILE *f, const struct mset *m)
 		const struct result *r = m->run[i].r;
 
 		fr.xmin = fmin(fr.xmin, r->npoints ? html_ts_xmin(r) : 0);
-		fr.xmax = fmax(fr.xmax, r->npoints ? html_ts_xmax(r)
-						   : r->measured_s);
+		fr.xmax = fmax(fr.xmax,
+			       r->npoints ? html_ts_xmax(r) : r->measured_s);
 		for (int k = 0; k < r->stalls.nevents; k++) {
 			const struct result_stall *ev = &r->stalls.events[k];
 
 			fr.xmin = fmin(fr.xmin, html_ts_t(r, ev->start_s));
-			fr.xmax = fmax(fr.xmax,
-				       html_ts_t(r, ev->start_s +
-							    ev->duration_ms /
-								    1e3));
+			fr.xmax = fmax(
+				fr.xmax,
+				html_ts_t(r,
+					  ev->start_s + ev->duration_ms / 1e3));
 		}
 	}
 	h = fr.y0 + fr.h + 44;
@@ -99,8 +99,10 @@ void mset_stall_lanes(FILE *f, const struct mset *m)
 	      f);
 	svg_frame_rect(f, &fr, "bg");
 	svg_x_time_axis(f, &fr);
-	fprintf(f, "<text class=\"at\" x=\"%.1f\" y=\"%.1f\">" HTML_TIME_AXIS
-		   "</text>\n", fr.x0 + fr.w / 2, h - 6);
+	fprintf(f,
+		"<text class=\"at\" x=\"%.1f\" y=\"%.1f\">" HTML_TIME_AXIS
+		"</text>\n",
+		fr.x0 + fr.w / 2, h - 6);
 	for (int i = 0; i < m->n; i++) {
 		const struct result *r = m->run[i].r;
 		double y = fr.y0 + i * LANE_H;
@@ -118,9 +120,10 @@ void mset_stall_lanes(FILE *f, const struct mset *m)
 			const struct result_stall *ev = &r->stalls.events[k];
 			int op = ev->op >= 0 && ev->op < OP_NR ? ev->op : -1;
 			double a = svg_fx(&fr, html_ts_t(r, ev->start_s));
-			double b = svg_fx(&fr, html_ts_t(r, ev->start_s +
-							     ev->duration_ms /
-								     1e3));
+			double b = svg_fx(
+				&fr,
+				html_ts_t(r,
+					  ev->start_s + ev->duration_ms / 1e3));
 
 			fprintf(f,
 				"<rect class=\"stl\" x=\"%.1f\" y=\"%.1f\" "
@@ -212,13 +215,25 @@ void mset_machine(FILE *f, const struct mset *m)
 
 /* ------------------------------------------------ settings that differ */
 
-enum { ENV_HOST, ENV_KERNEL, ENV_KVER, ENV_MACHINE, ENV_CPU, ENV_CPUS,
-       ENV_MEM, ENV_FS, ENV_DEV, ENV_FSOPT, ENV_LOADSHA, ENV_NR };
+enum {
+	ENV_HOST,
+	ENV_KERNEL,
+	ENV_KVER,
+	ENV_MACHINE,
+	ENV_CPU,
+	ENV_CPUS,
+	ENV_MEM,
+	ENV_FS,
+	ENV_DEV,
+	ENV_FSOPT,
+	ENV_LOADSHA,
+	ENV_NR
+};
 
 static const char *const env_label[ENV_NR] = {
-	"Hostname",   "Kernel",	    "Kernel version", "Machine",
-	"CPU",	      "CPUs online", "Memory",	       "Filesystem",
-	"Device",     "Mount options", "Loadfile SHA-256",
+	"Hostname", "Kernel",	     "Kernel version",	 "Machine",
+	"CPU",	    "CPUs online",   "Memory",		 "Filesystem",
+	"Device",   "Mount options", "Loadfile SHA-256",
 };
 
 /* field @k (config fields, then the environment's) of @r as text; false:
@@ -250,20 +265,36 @@ static bool value_of(const struct result *r, int k, char *b, size_t n)
 		}
 	} else {
 		switch (k - CFG_NR) {
-		case ENV_HOST: s = e->hostname; break;
-		case ENV_KERNEL: s = e->kernel; break;
-		case ENV_KVER: s = e->kernel_version; break;
-		case ENV_MACHINE: s = e->machine; break;
-		case ENV_CPU: s = e->cpu_model; break;
+		case ENV_HOST:
+			s = e->hostname;
+			break;
+		case ENV_KERNEL:
+			s = e->kernel;
+			break;
+		case ENV_KVER:
+			s = e->kernel_version;
+			break;
+		case ENV_MACHINE:
+			s = e->machine;
+			break;
+		case ENV_CPU:
+			s = e->cpu_model;
+			break;
 		case ENV_CPUS:
 			snprintf(b, n, "%d", e->cpus);
 			return true;
 		case ENV_MEM:
 			snprintf(b, n, "%" PRIu64, e->mem_bytes);
 			return true;
-		case ENV_FS: s = e->fs_type; break;
-		case ENV_DEV: s = e->fs_device; break;
-		case ENV_FSOPT: s = e->fs_options; break;
+		case ENV_FS:
+			s = e->fs_type;
+			break;
+		case ENV_DEV:
+			s = e->fs_device;
+			break;
+		case ENV_FSOPT:
+			s = e->fs_options;
+			break;
 		default:
 			s = e->nloadfiles && e->loadfile_sha256
 				    ? e->loadfile_sha256[0]

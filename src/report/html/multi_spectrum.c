@@ -103,8 +103,9 @@ static void panel(FILE *f, const struct mset *m, int op, int ncol)
 		"viewBox=\"0 0 400 226\" width=\"100%%\" role=\"img\" "
 		"aria-label=\"latency by percentile of %s, every run\">\n",
 		op_info[op].label, op_info[op].label);
-	fprintf(f, "<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s"
-		   "</text>\n",
+	fprintf(f,
+		"<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s"
+		"</text>\n",
 		fr.x0, html_op_colour[op], op_info[op].label);
 	svg_frame_rect(f, &fr, "bg");
 	svg_y_log_axis(f, &fr, true);

@@ -53,9 +53,9 @@ static void column(const struct result *r, int c, int ncol, uint32_t *a,
 
 static double col_mid(const struct result *r, uint32_t a, uint32_t b)
 {
-	return html_ts_t(r, (r->points[a].t - r->points[a].dur +
-			     r->points[b - 1].t) /
-				    2);
+	return html_ts_t(
+		r,
+		(r->points[a].t - r->points[a].dur + r->points[b - 1].t) / 2);
 }
 
 /* the throughput of intervals [a, b) of @r, MB/s; NAN without time */
@@ -167,15 +167,18 @@ void mset_plot_throughput(FILE *f, const struct mset *m)
 	fr.ymax = ceil(vmax / step) * step;
 	x_range(m, &fr);
 	fputs("<figure>\n", f);
-	svg_open(f, "mthroughput", 1200, 392, "throughput per interval, every run");
+	svg_open(f, "mthroughput", 1200, 392,
+		 "throughput per interval, every run");
 	fputs("<text class=\"title\" x=\"8\" y=\"20\">Throughput per "
 	      "interval, every run</text>\n",
 	      f);
 	svg_frame_rect(f, &fr, "bg");
 	warm_band(f, &fr);
 	svg_x_time_axis(f, &fr);
-	fprintf(f, "<text class=\"at\" x=\"%.1f\" y=\"380\">" HTML_TIME_AXIS
-		   "</text>\n", fr.x0 + fr.w / 2);
+	fprintf(f,
+		"<text class=\"at\" x=\"%.1f\" y=\"380\">" HTML_TIME_AXIS
+		"</text>\n",
+		fr.x0 + fr.w / 2);
 	svg_y_title(f, 16, fr.y0 + fr.h / 2, "MB/s (10\xe2\x81\xb6 bytes/s)");
 	svg_y_lin_axis(f, &fr, step);
 	all_lines(f, m, bold, &fr, ncol, -1);
@@ -212,7 +215,8 @@ static void p99_panel(FILE *f, const struct mset *m, int op, int ncol,
 		      double xmin, double xmax)
 {
 	struct frame fr = {.x0 = 58, .y0 = 30, .w = 330, .h = 150};
-	double lo = INFINITY, hi = 0, *p99 = calloc((size_t)m->n, sizeof(double));
+	double lo = INFINITY, hi = 0,
+	       *p99 = calloc((size_t)m->n, sizeof(double));
 	int bold[2] = {-1, -1};
 	bool any = false;
 
@@ -250,8 +254,9 @@ static void p99_panel(FILE *f, const struct mset *m, int op, int ncol,
 		"viewBox=\"0 0 400 218\" width=\"100%%\" role=\"img\" "
 		"aria-label=\"p99 per interval of %s, every run\">\n",
 		op_info[op].label, op_info[op].label);
-	fprintf(f, "<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s "
-		   "p99 per interval</text>\n",
+	fprintf(f,
+		"<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s "
+		"p99 per interval</text>\n",
 		fr.x0, html_op_colour[op], op_info[op].label);
 	svg_frame_rect(f, &fr, "bg");
 	warm_band(f, &fr);
@@ -279,8 +284,8 @@ void mset_plot_p99(FILE *f, const struct mset *m, const bool ran[OP_NR])
 	fputs("</div>\n", f);
 	mset_legend(f, m, "the op's p99");
 	fputs("<figcaption>Per operation, the 99th percentile of the calls "
-	      "that ended in each interval, every run (log scale; x: "
-	      HTML_TIME_AXIS ").  Merged intervals keep their largest "
+	      "that ended in each interval, every run (log scale; "
+	      "x: " HTML_TIME_AXIS ").  Merged intervals keep their largest "
 	      "p99.</figcaption>\n</figure>\n",
 	      f);
 }

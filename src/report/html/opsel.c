@@ -45,7 +45,8 @@ void html_opsel(FILE *f, const bool ran[OP_NR], const bool on[OP_NR],
 		fprintf(f,
 			" <label><input type=\"checkbox\" id=\"os%d\" "
 			"data-op=\"%s\"%s/>",
-			i, op_info[i].label, on[i] ? " checked=\"checked\"" : "");
+			i, op_info[i].label,
+			on[i] ? " checked=\"checked\"" : "");
 		html_op_name(f, i);
 		fputs("</label>", f);
 	}

@@ -58,8 +58,10 @@ static void by_run(FILE *f, const struct mset *m)
 				"</text>\n",
 				x, fr.y0 + fr.h + 15, s);
 	}
-	fprintf(f, "<text class=\"at\" x=\"%.1f\" y=\"290\">run, in the order "
-		   "of the command line</text>\n", fr.x0 + fr.w / 2);
+	fprintf(f,
+		"<text class=\"at\" x=\"%.1f\" y=\"290\">run, in the order "
+		"of the command line</text>\n",
+		fr.x0 + fr.w / 2);
 	svg_frame_rect(f, &fr, "frame");
 	fputs("</svg>\n<figcaption>Each run's reported throughput (its "
 	      "measured phase); a step between two runs is where the series "
