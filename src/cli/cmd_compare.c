@@ -305,9 +305,9 @@ int compare_main(int argc, char **argv)
 		fprintf(stderr, "dbench-ng compare: %s\n", err);
 		goto out;
 	}
-	if (html && compare_html_file(rep, res, argv + optind, nb,
-				      argv + sep + 1, nc, html, err,
-				      sizeof(err))) {
+	if (html &&
+	    compare_html_file(rep, res, argv + optind, nb, argv + sep + 1, nc,
+			      html, err, sizeof(err))) {
 		/* as --json: the table is out, the page is not */
 		fprintf(stderr, "dbench-ng compare: %s\n", err);
 		goto out;

@@ -32,7 +32,8 @@ static void report_usage(FILE *f)
 		"\n"
 		"      --percentiles=LIST  columns of the percentile table\n"
 		"                          (default %s)\n"
-		"      --html=FILE         also write an HTML report with plots\n"
+		"      --html=FILE         also write an HTML report with "
+		"plots\n"
 		"  -h, --help              this text\n",
 		pcts);
 }
@@ -82,7 +83,7 @@ int report_main(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1) {
 		fprintf(stderr, "dbench-ng report: missing FILE (see dbench-ng "
-			"report --help)\n");
+				"report --help)\n");
 		return 2;
 	}
 	runs = calloc((size_t)n, sizeof(*runs));
@@ -106,10 +107,10 @@ int report_main(int argc, char **argv)
 		report_text(stdout, runs[i].r, pp);
 	}
 	rc = 0;
-	if (html && (n == 1 ? report_html_file(runs[0].r, html, err,
-					       sizeof(err))
-			    : report_html_series_file(runs, n, html, err,
-						      sizeof(err)))) {
+	if (html &&
+	    (n == 1 ? report_html_file(runs[0].r, html, err, sizeof(err))
+		    : report_html_series_file(runs, n, html, err,
+					      sizeof(err)))) {
 		fprintf(stderr, "dbench-ng report: %s\n", err);
 		rc = 3;
 	}

@@ -20,8 +20,8 @@ void html_shell_word(FILE *f, const char *s); /* quoted, then escaped */
 
 /* the time base of the pages (plot_time.c: html_ts_t()), as it is named
  * on their axes and in their tables */
-#define HTML_TIME_AXIS                                                         \
-	"s of the measured phase (0: the end of the warmup; before it, "      \
+#define HTML_TIME_AXIS                                                   \
+	"s of the measured phase (0: the end of the warmup; before it, " \
 	"negative: the warmup)"
 /* the time base of every time on the pages: seconds of the measured
  * phase, as the text report's "s into the measured phase" (the warmup

@@ -136,9 +136,10 @@ void html_op_table(FILE *f, const struct result *r)
 		"</tbody>\n<tfoot><tr><td>Total</td><td class=\"n\">%" PRIu64
 		"</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>"
 		"<td colspan=\"%d\"></td></tr></tfoot>\n</table>\n</div>\n",
-		count, errors, !r->has_bins ? "<span class=\"na\">unknown</span>"
-			       : bytes	   ? b
-					   : "0",
+		count, errors,
+		!r->has_bins ? "<span class=\"na\">unknown</span>"
+		: bytes	     ? b
+			     : "0",
 		npc + 6);
 	if (!r->has_bins)
 		fputs("<p class=\"note\">No percentiles: this result has no "

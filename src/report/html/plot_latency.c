@@ -103,8 +103,8 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
 		const char *label = ev->op >= 0 && ev->op < OP_NR
 					    ? op_info[ev->op].label
 					    : "?";
-		double x = svg_fx(fr, html_ts_t(r, ev->start_s +
-							   ev->duration_ms / 1e3));
+		double x = svg_fx(
+			fr, html_ts_t(r, ev->start_s + ev->duration_ms / 1e3));
 		double tx, ty;
 		bool end;
 		double y = svg_fy(fr, ev->duration_ms) - 5;
@@ -128,7 +128,8 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
 		}
 		fputs("</title></path>\n", f);
 		if (!has || k == labelled || nl == WAKER_LABELS ||
-		    !html_label_place(lb, waker, 10, NULL, x, y + 5, &tx, &ty, &end))
+		    !html_label_place(lb, waker, 10, NULL, x, y + 5, &tx, &ty,
+				      &end))
 			continue;
 		nl++;
 		fprintf(f,
@@ -283,8 +284,8 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 		html_label_mark(&lb, x, y, 7);
 		/* with who woke its stall under it, else alone */
 		top_ev = top_stall(r, top_op, top, waker, sizeof(waker));
-		if (top_ev >= 0 && !html_label_place(&lb, t, 12, waker, x, y,
-						     &tx, &ty, &end))
+		if (top_ev >= 0 &&
+		    !html_label_place(&lb, t, 12, waker, x, y, &tx, &ty, &end))
 			top_ev = -1;
 		if (top_ev >= 0 ||
 		    html_label_place(&lb, t, 12, NULL, x, y, &tx, &ty, &end))
@@ -329,9 +330,11 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			"dbench's latency figure of the progress line.  A "
 			"stall is a spike far above the band of its operation: "
 			"stalls that recur at a fixed period form a comb of "
-			"evenly spaced spikes.  The largest of the operations shown at "
+			"evenly spaced spikes.  The largest of the operations "
+			"shown at "
 			"first is circled, labelled with the middle of its "
-			"interval (and, traced with BPF, who woke its stall).  A "
+			"interval (and, traced with BPF, who woke its stall).  "
+			"A "
 			"missing line segment means the operation did not "
 			"complete in that interval.</figcaption>\n",
 			r->interval_s);
