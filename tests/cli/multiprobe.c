@@ -17,31 +17,10 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "probe_synth.h"
 #include "result_offcpu.h"
 #include "result.h"
 #include "result_json.h"
-
-static uint64_t rng = 88172645463325252ULL;
-
-/* xorshift64: deterministic */
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-static char *dup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		perror("strdup");
-		exit(2);
-	}
-	return d;
-}
 
 /* typical latency of each op, ns, and calls per second of the 4 clients */
 static const uint64_t base_ns[OP_NR] = {
@@ -60,14 +39,6 @@ static const unsigned int rate[OP_NR] = {
 	[OP_WRITEX] = 300,    [OP_READX] = 900,	    [OP_LOCKX] = 20,
 	[OP_UNLOCKX] = 20,    [OP_FLUSH] = 50,
 };
-
-static uint64_t sample(uint64_t base)
-{
-	double u = uniform();
-
-	return (uint64_t)((double)base * (0.5 + u * u * u * u * 6 +
-					  (u > 0.999 ? 40 * uniform() : 0)));
-}
 
 static void set_run(struct result *r, int k, int seconds)
 {

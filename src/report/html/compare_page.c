@@ -182,17 +182,7 @@ int report_html_compare(FILE *f, const struct html_compare *c)
 	html_head_close(f);
 	headline(f, c, &m);
 	verdict_table(f, c);
-	fputs("<h2>Latency distributions</h2>\n", f);
-	html_opsel(f, ran, on, "the per-operation plots");
-	mset_plot_spectra(f, &m, ran);
-	fputs("<h2>Over time</h2>\n", f);
-	mset_plot_throughput(f, &m);
-	mset_plot_p99(f, &m, ran);
-	fputs("<h2>Stalls</h2>\n", f);
-	mset_stall_lanes(f, &m);
-	fputs("<h2>The machine</h2>\n", f);
-	mset_machine(f, &m);
-	fputs("<h2>What differs between the runs</h2>\n", f);
+	mset_overlays(f, &m, ran, on);
 	notes(f, c);
 	mset_config_diff(f, &m);
 	fputs("<h2>The runs</h2>\n", f);

@@ -32,15 +32,26 @@ int mset_index(const struct mset *m, int i);
 const char *mset_colour(const struct mset *m, int i, char *buf, size_t len);
 /* the side's median run of @v (NAN: no value), or -1 */
 int mset_median(const struct mset *m, int side, const double *v);
-/* the stroke of run i, bold when it is @bold[side]; false: to be drawn
- * coarse (a faint run, a run of a long series) */
-bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2]);
+/* the polyline of run i (bold when it is @bold[side]), its points to be
+ * added with svg_line_pt(), then closed */
+struct line mset_line_open(FILE *f, const struct mset *m, int i,
+			   const int bold[2]);
+void mset_line_close(struct line *l);
 /* a legend of the sides (a comparison) or the runs (a series) */
 void mset_legend(FILE *f, const struct mset *m, const char *bold_by);
 /* the ops that ran in some run, those shown at first (@boost: more
  * weight, e.g. ops with a verdict), and the picker */
 void mset_ops(const struct mset *m, const bool *boost, bool ran[OP_NR],
 	      bool on[OP_NR]);
+
+/* the sections of the overlaid runs, from the latency distributions to
+ * the head of the differences */
+void mset_overlays(FILE *f, const struct mset *m, const bool ran[OP_NR],
+		   const bool on[OP_NR]);
+/* a panel of op @op (the picker's): its div, its svg @h high, its title
+ * "<op> <what>" and frame */
+void mset_panel_open(FILE *f, const char *kind, int op, double h,
+		     const char *what, const struct frame *fr);
 
 /* multi_time.c */
 void mset_plot_throughput(FILE *f, const struct mset *m);

@@ -46,13 +46,8 @@ static void run_spectrum(FILE *f, const struct mset *m, int i, int op,
 	const struct hist *h = &m->run[i].r->op[op].h;
 	double xend = fmin(log10(2.0 * (double)h->count), fr->xmax);
 	struct walk w = {.h = h};
-	struct line l = {.f = f};
-	char s[16];
+	struct line l = mset_line_open(f, m, i, bold);
 
-	mset_short(m, i, s, sizeof(s));
-	fprintf(f, "<polyline data-run=\"%s\"", s);
-	l.coarse = !mset_stroke(f, m, i, bold);
-	fputs(" points=\"", f);
 	for (int c = 0; c <= ncol; c++) {
 		double x = xend * c / ncol;
 
@@ -63,8 +58,7 @@ static void run_spectrum(FILE *f, const struct mset *m, int i, int op,
 			svg_line_pt(&l, svg_fx(fr, x),
 				    svg_fy(fr, html_ns_ms(walk_to(&w, x))));
 	}
-	svg_line_end(&l);
-	fputs("\"/>\n", f);
+	mset_line_close(&l);
 }
 
 static void panel(FILE *f, const struct mset *m, int op, int ncol)
@@ -96,18 +90,7 @@ static void panel(FILE *f, const struct mset *m, int op, int ncol)
 		goto out;
 	fr.xmax = xmax;
 	svg_log_range(&fr, lo, hi);
-	fprintf(f, "<div class=\"panel os%d\" data-op=\"%s\">\n", op,
-		op_info[op].label);
-	fprintf(f,
-		"<svg class=\"plot\" data-plot=\"mspectrum\" data-op=\"%s\" "
-		"viewBox=\"0 0 400 226\" width=\"100%%\" role=\"img\" "
-		"aria-label=\"latency by percentile of %s, every run\">\n",
-		op_info[op].label, op_info[op].label);
-	fprintf(f,
-		"<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s"
-		"</text>\n",
-		fr.x0, html_op_colour[op], op_info[op].label);
-	svg_frame_rect(f, &fr, "bg");
+	mset_panel_open(f, "mspectrum", op, 226, "latency by percentile", &fr);
 	svg_y_log_axis(f, &fr, true);
 	svg_x_pct_axis(f, &fr);
 	for (int pass = 0; pass < 2; pass++) {

@@ -2,8 +2,9 @@
 /*
  * multi_style.c - how each run of a page of several is drawn: its
  * colour (its side's in a comparison, its place in a series), faint or
- * bold (a side's median run), its short name, the legend, and the ops
- * the plots show at first.
+ * bold (a side's median run), its short name, the legend, the ops the
+ * plots show at first; the sections both pages overlay, and the opening
+ * of a panel of one op.
  */
 #include "multi.h"
 
@@ -90,7 +91,9 @@ int mset_median(const struct mset *m, int side, const double *v)
 	return best;
 }
 
-bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2])
+/* the stroke of run i, bold when it is @bold[side]; false: to be drawn
+ * coarse (a faint run, a run of a long series) */
+static bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2])
 {
 	int side = m->run[i].side ? 1 : 0;
 	bool b = !m->series && bold[side] == i;
@@ -104,6 +107,25 @@ bool mset_stroke(FILE *f, const struct mset *m, int i, const int bold[2])
 		fprintf(f, " class=\"%s%d\"", b ? "rb" : "rf", side);
 	/* a series of many runs is drawn coarse too: the page stays small */
 	return b || (m->series && m->n <= 8);
+}
+
+struct line mset_line_open(FILE *f, const struct mset *m, int i,
+			   const int bold[2])
+{
+	struct line l = {.f = f};
+	char s[16];
+
+	mset_short(m, i, s, sizeof(s));
+	fprintf(f, "<polyline data-run=\"%s\"", s);
+	l.coarse = !mset_stroke(f, m, i, bold);
+	fputs(" points=\"", f);
+	return l;
+}
+
+void mset_line_close(struct line *l)
+{
+	svg_line_end(l);
+	fputs("\"/>\n", l->f);
 }
 
 void mset_legend(FILE *f, const struct mset *m, const char *bold_by)
@@ -155,4 +177,37 @@ void mset_ops(const struct mset *m, const bool *boost, bool ran[OP_NR],
 		}
 	}
 	html_opsel_top(score, ran, on);
+}
+
+void mset_overlays(FILE *f, const struct mset *m, const bool ran[OP_NR],
+		   const bool on[OP_NR])
+{
+	fputs("<h2>Latency distributions</h2>\n", f);
+	html_opsel(f, ran, on, "the per-operation plots");
+	mset_plot_spectra(f, m, ran);
+	fputs("<h2>Over time</h2>\n", f);
+	mset_plot_throughput(f, m);
+	mset_plot_p99(f, m, ran);
+	fputs("<h2>Stalls</h2>\n", f);
+	mset_stall_lanes(f, m);
+	fputs("<h2>The machine</h2>\n", f);
+	mset_machine(f, m);
+	fputs("<h2>What differs between the runs</h2>\n", f);
+}
+
+void mset_panel_open(FILE *f, const char *kind, int op, double h,
+		     const char *what, const struct frame *fr)
+{
+	fprintf(f, "<div class=\"panel os%d\" data-op=\"%s\">\n", op,
+		op_info[op].label);
+	fprintf(f,
+		"<svg class=\"plot\" data-plot=\"%s\" data-op=\"%s\" "
+		"viewBox=\"0 0 400 %.0f\" width=\"100%%\" role=\"img\" "
+		"aria-label=\"%s of %s, every run\">\n",
+		kind, op_info[op].label, h, what, op_info[op].label);
+	fprintf(f,
+		"<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s %s"
+		"</text>\n",
+		fr->x0, html_op_colour[op], op_info[op].label, what);
+	svg_frame_rect(f, fr, "bg");
 }

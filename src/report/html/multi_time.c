@@ -91,13 +91,8 @@ static void run_line(FILE *f, const struct mset *m, int i, const int bold[2],
 		     const struct frame *fr, int ncol, int op)
 {
 	const struct result *r = m->run[i].r;
-	struct line l = {.f = f};
-	char s[16];
+	struct line l = mset_line_open(f, m, i, bold);
 
-	mset_short(m, i, s, sizeof(s));
-	fprintf(f, "<polyline data-run=\"%s\"", s);
-	l.coarse = !mset_stroke(f, m, i, bold);
-	fputs(" points=\"", f);
 	for (int c = 0; c < ncol && c < (int)r->npoints; c++) {
 		uint32_t a, b;
 		double v;
@@ -108,8 +103,7 @@ static void run_line(FILE *f, const struct mset *m, int i, const int bold[2],
 			svg_line_pt(&l, svg_fx(fr, col_mid(r, a, b)),
 				    svg_fy(fr, v));
 	}
-	svg_line_end(&l);
-	fputs("\"/>\n", f);
+	mset_line_close(&l);
 }
 
 /* faint runs first, the bold ones over them */
@@ -247,18 +241,7 @@ static void p99_panel(FILE *f, const struct mset *m, int op, int ncol,
 	fr.xmin = xmin;
 	fr.xmax = xmax;
 	svg_log_range(&fr, lo, hi);
-	fprintf(f, "<div class=\"panel os%d\" data-op=\"%s\">\n", op,
-		op_info[op].label);
-	fprintf(f,
-		"<svg class=\"plot\" data-plot=\"mp99\" data-op=\"%s\" "
-		"viewBox=\"0 0 400 218\" width=\"100%%\" role=\"img\" "
-		"aria-label=\"p99 per interval of %s, every run\">\n",
-		op_info[op].label, op_info[op].label);
-	fprintf(f,
-		"<text class=\"pt\" x=\"%.1f\" y=\"18\" fill=\"%s\">%s "
-		"p99 per interval</text>\n",
-		fr.x0, html_op_colour[op], op_info[op].label);
-	svg_frame_rect(f, &fr, "bg");
+	mset_panel_open(f, "mp99", op, 218, "p99 per interval", &fr);
 	warm_band(f, &fr);
 	svg_y_log_axis(f, &fr, true);
 	x_ticks(f, &fr);

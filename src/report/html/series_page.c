@@ -87,17 +87,7 @@ int report_html_series(FILE *f, const struct html_run *runs, int n)
 	fputs("<h2>The runs</h2>\n", f);
 	mset_runs_table(f, &m);
 	by_run(f, &m);
-	fputs("<h2>Latency distributions</h2>\n", f);
-	html_opsel(f, ran, on, "the per-operation plots");
-	mset_plot_spectra(f, &m, ran);
-	fputs("<h2>Over time</h2>\n", f);
-	mset_plot_throughput(f, &m);
-	mset_plot_p99(f, &m, ran);
-	fputs("<h2>Stalls</h2>\n", f);
-	mset_stall_lanes(f, &m);
-	fputs("<h2>The machine</h2>\n", f);
-	mset_machine(f, &m);
-	fputs("<h2>What differs between the runs</h2>\n", f);
+	mset_overlays(f, &m, ran, on);
 	mset_config_diff(f, &m);
 	fputs("<p class=\"sub\">Written by dbench-ng report --html; "
 	      "self-contained: no script, nothing fetched.</p>\n"
