@@ -11,6 +11,8 @@
 #   with every run and one bold median run per side, five shown at first,
 #   WriteX (regressed) among them; a lane of stalls per run; no two labels
 #   of a plot overlap.
+#   An unwritable page: exit 2, the table printed.  dbench 4.0 logs:
+#   notes in place of the plots they cannot have.
 #   compare --html of 32 vs 32 runs: under 2 MB, its render time printed
 #   (bench/html_render.sh measures it against its bound).
 #   report with three files: each text report, and one page with the runs
@@ -118,6 +120,25 @@ if bad:
 print("ok: %d verdict rows as compare's, 17 ops with 6 runs each, "
       "laid out in %.0f ms" % (len(rows), json.load(open(sys.argv[1]))["load_ms"]))
 PY
+
+# an unwritable page: compare says why and exits 2, after its table
+"$DBNG" compare --html "$TMP/nodir/c.html" "${B[@]}" -- "${C[@]}" \
+	>"$TMP/nd.txt" 2>"$TMP/nd.err"
+[ $? = 2 ] || fail "compare --html into a missing directory did not exit 2"
+grep -qx -- "dbench-ng compare: --html $TMP/nodir/c.html: No such file or directory" \
+	"$TMP/nd.err" || fail "bad message: $(cat "$TMP/nd.err")"
+cmp -s "$TMP/nd.txt" "$TMP/cmp.txt" || fail "the table is not printed before"
+# dbench 4.0 logs: no histograms, no per-op series: notes, no picker
+"$DBNG" compare --html "$TMP/logs.html" "$DATA/dblog/sample-4.0.txt" \
+	"$DATA/dblog/warmup-4.0.txt" -- "$DATA/dblog/sync-4.0.txt" >/dev/null
+[ $? -le 1 ] || fail "compare --html of dbench logs failed"
+page_ok "$TMP/logs.html"
+grep -q 'data-note="mspectrum">No latency distributions' "$TMP/logs.html" &&
+	grep -q 'data-note="mp99">No p99 per interval' "$TMP/logs.html" ||
+	fail "the page of logs lacks the notes of what it cannot draw"
+! grep -q 'data-opsel' "$TMP/logs.html" || fail "a picker without plots to pick"
+grep -q 'data-plot="mthroughput"' "$TMP/logs.html" ||
+	fail "the logs' throughput is not drawn"
 
 note "compare --html, 32 vs 32 runs of 17 ops"
 mkdir "$TMP/big"

@@ -56,6 +56,8 @@ void mset_panel_open(FILE *f, const char *kind, int op, double h,
 /* multi_time.c */
 void mset_plot_throughput(FILE *f, const struct mset *m);
 void mset_plot_p99(FILE *f, const struct mset *m, const bool ran[OP_NR]);
+/* whether some run has a per-op p99 in its time series */
+bool mset_has_p99(const struct mset *m);
 
 /* multi_spectrum.c */
 void mset_plot_spectra(FILE *f, const struct mset *m, const bool ran[OP_NR]);

@@ -182,8 +182,13 @@ void mset_ops(const struct mset *m, const bool *boost, bool ran[OP_NR],
 void mset_overlays(FILE *f, const struct mset *m, const bool ran[OP_NR],
 		   const bool on[OP_NR])
 {
+	bool bins = false;
+
+	for (int i = 0; i < m->n; i++)
+		bins = bins || m->run[i].r->has_bins;
 	fputs("<h2>Latency distributions</h2>\n", f);
-	html_opsel(f, ran, on, "the per-operation plots");
+	if (bins || mset_has_p99(m)) /* else no plot of an op */
+		html_opsel(f, ran, on, "the per-operation plots");
 	mset_plot_spectra(f, m, ran);
 	fputs("<h2>Over time</h2>\n", f);
 	mset_plot_throughput(f, m);

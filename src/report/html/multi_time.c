@@ -250,11 +250,34 @@ static void p99_panel(FILE *f, const struct mset *m, int op, int ncol,
 	fputs("</svg>\n</div>\n", f);
 }
 
+bool mset_has_p99(const struct mset *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		const struct result *r = m->run[i].r;
+
+		for (uint32_t k = 0; k < r->npoints; k++) {
+			for (int op = 0; op < OP_NR; op++) {
+				if (r->points[k].count[op] &&
+				    r->points[k].p99_ns[op])
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 void mset_plot_p99(FILE *f, const struct mset *m, const bool ran[OP_NR])
 {
 	struct frame fr = {0};
 	int nops = 0;
 
+	if (!mset_has_p99(m)) {
+		html_note(f, "mp99",
+			  "No p99 per interval: none of these results has "
+			  "per-operation time series (dbench text logs have "
+			  "none).");
+		return;
+	}
 	for (int op = 0; op < OP_NR; op++)
 		nops += ran[op];
 	x_range(m, &fr);
