@@ -7,7 +7,7 @@
  * SECONDS measured, 1 s intervals, a watchdog with a few stalls, and a
  * machine record (every fourth run busy).  With SLOW > 1 the set is the
  * slower side: WriteX takes SLOW times as long and stalls 784 ms at
- * 28.8 s of the measured phase; every stall is traced as BPF would,
+ * 28.8 s of the measured phase, Flush 420 ms just before; every stall is traced as BPF would,
  * woken by client 2 or a kworker (the labels of the slowest-call plot).
  *
  *   multiprobe DIR PREFIX N SECONDS SLOW   writes DIR/PREFIXk.json, k=1..N
@@ -156,6 +156,14 @@ static void fill(struct result *r, int seconds, double slow)
 					v = 784000000;
 					add_stall(r, i, nwarm + 28.8 - 0.784,
 						  784);
+				}
+				/* and beside it a Flush stall, whose waker's
+				 * label would sit on the WriteX label */
+				if (slow > 1 && i == OP_FLUSH && k == 1 &&
+				    s == nwarm + 28) {
+					v = 420000000;
+					add_stall(r, i, nwarm + 27.9 - 0.42,
+						  420);
 				}
 				if (i == OP_FLUSH && k == 0 && s % 20 == 7) {
 					v = 150000000 + (uint64_t)s * 1000;
