@@ -56,7 +56,7 @@ void html_label_take(struct labels *l, const struct lbox *b)
 
 /*
  * Place @s (@px text), and under it @s2 (10 px text; NULL: none), near
- * the point (@x, @y): right of it, left of it, above, below, further
+ * the point (@x, @y): right of it, left of it, below, above, further
  * below.  True with the place of @s in *@ox, *@oy (@s2 is 14 units
  * lower) and *@end (anchored at its end), its box taken.
  */
@@ -70,7 +70,8 @@ bool html_label_place(struct labels *l, const char *s, double px,
 	} cand[] = {
 		{10, -8, false},  {-10, -8, true},  {10, 16, false},
 		{-10, 16, true},  {10, 30, false},  {-10, 30, true},
-		{10, -22, false}, {-10, -22, true},
+		{10, -22, false}, {-10, -22, true}, {10, 44, false},
+		{-10, 44, true},  {10, 58, false},  {-10, 58, true},
 	};
 
 	for (size_t k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {

@@ -282,17 +282,32 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			"r=\"6\" fill=\"none\" stroke=\"#1e2125\"/>\n",
 			top_op, x, y);
 		html_label_mark(&lb, x, y, 7);
+		/* the stalls' diamonds are drawn after: keep clear of them */
+		for (int k = 0; k < r->stalls.nevents; k++) {
+			const struct result_stall *ev = &r->stalls.events[k];
+			double end_s = ev->start_s + ev->duration_ms / 1e3;
+
+			html_label_mark(&lb, svg_fx(&fr, html_ts_t(r, end_s)),
+					svg_fy(&fr, ev->duration_ms), 6);
+		}
 		/* with who woke its stall under it, else alone */
 		top_ev = top_stall(r, top_op, top, waker, sizeof(waker));
 		if (top_ev >= 0 &&
 		    !html_label_place(&lb, t, 12, waker, x, y, &tx, &ty, &end))
 			top_ev = -1;
 		if (top_ev >= 0 ||
-		    html_label_place(&lb, t, 12, NULL, x, y, &tx, &ty, &end))
+		    html_label_place(&lb, t, 12, NULL, x, y, &tx, &ty, &end)) {
+			if (fabs(ty - y) > 20) /* placed away: a leader */
+				fprintf(f,
+					"<line class=\"lead os%d\" x1=\"%.1f\" "
+					"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+					top_op, x, y + (ty > y ? 6 : -6), tx,
+					ty > y ? ty - 12 : ty + 2);
 			fprintf(f,
 				"<text class=\"ann lbl os%d\" x=\"%.1f\" "
 				"y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
 				top_op, tx, ty, end ? "end" : "start", t);
+		}
 		if (top_ev >= 0) {
 			fprintf(f,
 				"<text class=\"wl lbl os%d\" x=\"%.1f\" "
