@@ -31,7 +31,8 @@ CMOCKA   = $(shell pkg-config --cflags --libs cmocka)
 # of x's files (a header of a layer not listed is not found) and the
 # libraries a program of layer x links (a call into a layer not listed
 # does not link).  Every unit test, probe and fuzz target names its layer.
-LAYERS        := base workload results backends engine report analysis server cli
+LAYERS        := base workload results backends engine report analysis server \
+		 record cli
 # the layer of dbench-ng-mpi (docs/mpi.md), above cli, only when pkg-config
 # finds Open MPI's development files: dbench-ng itself never links MPI
 MPI_PROG      := dbench-ng-mpi
@@ -46,8 +47,11 @@ USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
 USES_server   := server base
-USES_cli      := cli analysis report server backends engine results workload base
-USES_mpi      := mpi cli analysis report server backends engine results workload base
+USES_record   := record workload base
+USES_cli      := cli record analysis report server backends engine results \
+		 workload base
+USES_mpi      := mpi cli record analysis report server backends engine \
+		 results workload base
 
 incs_of = $(foreach l,$(USES_$(1)),-Isrc/$(l))
 libs_of = $(foreach l,$(USES_$(1)),build/lib$(l).a)
@@ -110,6 +114,7 @@ UT_LAYER_sockopt     := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
+UT_LAYER_result_own  := results
 UT_LAYER_dblog       := results
 UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
@@ -119,23 +124,31 @@ UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
 UT_LAYER_disturb     := engine
+UT_LAYER_foreign     := engine
 UT_LAYER_client      := engine
+UT_LAYER_checkpoint  := engine
 UT_LAYER_registry    := backends
 UT_LAYER_nfs         := backends
 UT_LAYER_sockio      := backends
 UT_LAYER_frame       := server
 UT_LAYER_report_text := report
+UT_LAYER_report_busy := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
 UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
+UT_LAYER_record      := record
+UT_LAYER_strace      := record
 PROBE_LAYER_htmlprobe  := report
 PROBE_LAYER_multiprobe := report
 PROBE_LAYER_dblogprobe := results
 PROBE_LAYER_envprobe   := results
+PROBE_LAYER_ckptprobe  := results
+PROBE_LAYER_recwork    := base
 FUZZ_LAYER_fuzz_loadfile := workload
 FUZZ_LAYER_fuzz_json     := results
 FUZZ_LAYER_fuzz_options  := cli
+FUZZ_LAYER_fuzz_strace   := record
 layer_of = $(or $($(1)),$(error $(1) is not set: name the layer of $(2) in the Makefile))
 # the tests' own helper programs: the probes of tests/cli/*.sh, faultfs and
 # the libFuzzer targets (compiled only: tests/cli/fuzz.sh builds the real
@@ -226,22 +239,47 @@ build/src/backends/registry.o: build/backends.txt
 build/src/backends/registry.o: override CPPFLAGS += $(BE_DEFS)
 $(foreach b,$(BE_FOUND),$(eval build/src/backends/$(call be_field,$(b),1)/%.o: \
 	override CPPFLAGS += $(shell pkg-config --cflags $(call be_field,$(b),2))))
-# the BPF object and its skeleton (a header embedding the object), made
-# only when BPF_FOUND; offcpu_bpf.o is rebuilt when BPF_FOUND changes
+# the BPF objects and their skeletons (a header embedding the object),
+# made only when BPF_FOUND; NAME_bpf.o is rebuilt when BPF_FOUND changes:
+# offcpu (the stall watchdog's tracing), foreign (own latencies)
+BPF_PROGS := offcpu foreign
 build/bpf.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BPF_DEFS)' | cmp -s - $@ || echo '$(BPF_DEFS)' > $@
-build/src/engine/offcpu_bpf.o: build/bpf.txt $(if $(BPF_FOUND),build/bpf/offcpu.skel.h)
-build/src/engine/offcpu_bpf.o: override CPPFLAGS += $(BPF_DEFS) \
-	$(if $(BPF_FOUND),$(shell pkg-config --cflags $(BPF_PKG)))
-build/bpf/offcpu.bpf.o: src/engine/bpf/offcpu.bpf.c src/engine/bpf/vmlinux_min.h \
-		src/engine/offcpu_rec.h
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: build/bpf.txt \
+	$(if $(BPF_FOUND),build/bpf/$(p).skel.h)))
+$(foreach p,$(BPF_PROGS),$(eval build/src/engine/$(p)_bpf.o: override \
+	CPPFLAGS += $(BPF_DEFS) $(if $(BPF_FOUND),$(shell pkg-config \
+	--cflags $(BPF_PKG)))))
+build/bpf/offcpu.bpf.o: src/engine/offcpu_rec.h
+build/bpf/foreign.bpf.o: src/engine/foreign_acct.h
+build/bpf/%.bpf.o: src/engine/bpf/%.bpf.c src/engine/bpf/vmlinux_min.h
 	@mkdir -p $(@D)
 	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
 		-Isrc/engine -Isrc/engine/bpf \
 		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
-build/bpf/offcpu.skel.h: build/bpf/offcpu.bpf.o
-	$(Q_GEN)$(BPFTOOL) gen skeleton $< name offcpu_bpf > $@.tmp && \
+build/bpf/%.skel.h: build/bpf/%.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && \
+		mv $@.tmp $@
+# the recorder's program (src/record/bpf, docs/record.md): the same way,
+# on x86_64, whose system-call registers it reads (elsewhere the recorder
+# says BPF is unavailable and names --from-strace)
+REC_BPF      := $(if $(filter x86_64,$(shell uname -m)),$(BPF_FOUND))
+REC_BPF_DEFS := $(if $(REC_BPF),-DHAVE_REC_BPF -Ibuild/bpf)
+build/rec_bpf.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(REC_BPF_DEFS)' | cmp -s - $@ || echo '$(REC_BPF_DEFS)' > $@
+build/src/record/bpf_rec.o: build/rec_bpf.txt $(if $(REC_BPF),build/bpf/record.skel.h)
+build/src/record/bpf_rec.o: override CPPFLAGS += $(REC_BPF_DEFS) \
+	$(if $(REC_BPF),$(shell pkg-config --cflags $(BPF_PKG)))
+build/bpf/record.bpf.o: src/record/bpf/record.bpf.c src/record/bpf/vmlinux_min.h \
+		src/record/rec_bpf.h
+	@mkdir -p $(@D)
+	$(Q_BPF)$(BPF_CLANG) -target bpf -g -O2 -Wall $(if $(WERROR),-Werror) \
+		-D__TARGET_ARCH_x86 -Isrc/record -Isrc/record/bpf \
+		$(shell pkg-config --cflags $(BPF_PKG)) -c -o $@ $<
+build/bpf/record.skel.h: build/bpf/record.bpf.o
+	$(Q_GEN)$(BPFTOOL) gen skeleton $< name record_bpf > $@.tmp && \
 		mv $@.tmp $@
 .PHONY: FORCE
 FORCE:
@@ -341,7 +379,7 @@ format:
 #   /* cppcheck-suppress ID ; why it cannot happen */
 LINT_DIRS := src tests/unit tests/cli tests/faultfs tests/fuzz tools
 # the BPF program is clang's (-Wall) and the verifier's: not C for cppcheck
-LINT_SKIP := src/engine/bpf
+LINT_SKIP := src/engine/bpf src/record/bpf
 lint:
 	@scripts/install-deps.sh lint
 	cppcheck --quiet --error-exitcode=1 --inline-suppr \

@@ -11,9 +11,11 @@
 #   mpi_gone             wait (up to 60 s: a rank's clients clean up on
 #                        their own after mpirun, slowly on a loaded
 #                        machine) until no process of dbench-ng-mpi runs
-#   mpi_kill_rank PARENT R
-#                        SIGKILL the rank R among PARENT's children (mpirun
+#   mpi_rank_pid PARENT R
+#                        the PID of rank R among PARENT's children (mpirun
 #                        or what exec'd it)
+#   mpi_kill_rank PARENT R
+#                        SIGKILL the rank R among PARENT's children
 #   mpi_no_trees DIR     after a rank was killed: no client tree left in
 #                        DIR/clients; DIR/clients itself may stay, empty
 #                        (every host removes it when its own clients are
@@ -23,6 +25,16 @@
 #                        after a rank was killed: mpirun named it, rank 0
 #                        printed and wrote (JSON) partial results of every
 #                        rank, marked interrupted by mpirun's SIGTERM
+#   mpi_checkpoint JSON  the JSON is a checkpoint of the run (status
+#                        running, the time it covers, when it was taken):
+#                        what rank 0 left when mpirun's SIGKILL came
+#                        before its final write, or rank 0 was killed;
+#                        report and compare say it is partial
+#   mpi_partial OUT JSON after a rank was killed, with mpirun's second
+#                        between its SIGTERM and its SIGKILL: the JSON is
+#                        rank 0's final partial result (mpi_interrupted)
+#                        or, if the SIGKILL came first, its last
+#                        checkpoint (mpi_checkpoint)
 export DBNG_TEST_MPI=$$
 mpi_ours() {
 	local p st
@@ -47,13 +59,19 @@ mpi_gone() {
 		fail "processes left: $(mpi_alive)"
 }
 
-mpi_kill_rank() {
+mpi_rank_pid() {
 	local p victim=
 	for p in $(pgrep -P "$1"); do
 		grep -qxa "OMPI_COMM_WORLD_RANK=$2" <(tr '\0' '\n' <"/proc/$p/environ") &&
 			victim=$p
 	done
 	[ -n "$victim" ] || fail "no rank $2 among mpirun's children"
+	echo "$victim"
+}
+
+mpi_kill_rank() {
+	local victim
+	victim=$(mpi_rank_pid "$1" "$2") || exit 1
 	kill -9 "$victim"
 }
 
@@ -81,4 +99,44 @@ assert sum(o["count"] for o in d["ops"]) > 0
 print("ok: interrupted after %.1f s, %d ops of every rank"
       % (d["summary"]["measured_s"], sum(o["count"] for o in d["ops"])))
 PY
+}
+
+mpi_checkpoint() {
+	python3 - "$1" <<'PY' || fail "the JSON is not a checkpoint of the run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "running", d["status"]
+assert d["covers_s"] > 0 and d["summary"]["measured_s"] > 0, d["summary"]
+assert d["summary"]["clients"] == 8, d["summary"]["clients"]
+assert sum(o["count"] for o in d["ops"]) > 0, "no op counted"
+assert d["time_series"]["points"][-1]["t"] == d["covers_s"]
+# ISO 8601 UTC: as the start time's, same length, in order
+assert len(d["checkpoint_time"]) == len(d["start_time"]), d["checkpoint_time"]
+assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
+print("ok: a checkpoint of every rank's figures up to %.1f s (%s), %d ops"
+      % (d["covers_s"], d["checkpoint_time"],
+         sum(o["count"] for o in d["ops"])))
+PY
+	# the readers say what it is
+	"$DBNG" report "$1" >"$TMP/ckrep" 2>&1 ||
+		fail "report of the checkpoint: $(cat "$TMP/ckrep")"
+	grep -q '^Checkpoint of a run still running or killed, after ' "$TMP/ckrep" ||
+		fail "report does not call the checkpoint partial: $(head -3 "$TMP/ckrep")"
+	"$DBNG" compare "$1" -- "$1" >"$TMP/ckrep" 2>&1
+	grep -q 'is a checkpoint of a run that had not ended (still running, or killed): partial figures' "$TMP/ckrep" ||
+		fail "compare does not note the checkpoint: $(cat "$TMP/ckrep")"
+}
+
+mpi_partial() {
+	local st
+	st=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["status"])' "$2") ||
+		fail "no valid JSON left after a rank was killed: $(ls -l "$2" 2>&1)"
+	if [ "$st" = running ]; then
+		grep -q "process rank 2 .* exited on signal 9" "$1" ||
+			fail "mpirun did not name the dead rank: $(tail "$1")"
+		echo "rank 0 was killed before its final write: its checkpoint"
+		mpi_checkpoint "$2"
+	else
+		mpi_interrupted "$1" "$2"
+	fi
 }

@@ -263,6 +263,12 @@ static void config_notes(struct cmp_report *r, struct result **base,
 					 who);
 			else if (x->status == RESULT_FAILED)
 				cmp_note(r, "%s failed: partial figures", who);
+			else if (x->status == RESULT_RUNNING)
+				cmp_note(r,
+					 "%s is a checkpoint of a run that "
+					 "had not ended (still running, or "
+					 "killed): partial figures",
+					 who);
 			machine_of(r, s, x, who);
 			logs += !x->has_bins;
 			clients += x->cfg.nclients != ref->cfg.nclients;

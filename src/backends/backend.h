@@ -59,6 +59,9 @@ enum {
 	/* not a request: ReadX counts its ret_size (the loadfile's 4th
 	 * number) as tbench does, not its size (dbench) */
 	BE_COUNT_READ_RET = 1u << 10,
+	/* not a capability: --allow-symlink-races, a backend that would
+	 * refuse to run without a protection it cannot have runs anyway */
+	BE_ALLOW_SYMLINK_RACES = 1u << 11,
 };
 #define BE_CAN_ALL 0x27fu /* every BE_CAN_* bit */
 

@@ -29,6 +29,14 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/* The last component of @path */
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 int file_replace_begin(struct file_pending *p, const char *path,
 		       const char *opt, char *err, size_t errlen)
 {
@@ -43,6 +51,7 @@ int file_replace_begin(struct file_pending *p, const char *path,
 	p->opt = opt;
 	p->tmp = NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 	p->unnamed = false;
 	if (!strcmp(path, "-"))
 		return 0;
@@ -63,10 +72,16 @@ int file_replace_begin(struct file_pending *p, const char *path,
 	memcpy(p->tmp + len, suffix, sizeof(suffix));
 	mask = umask(0);
 	umask(mask);
+	p->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (p->dirfd < 0) {
+		e = errno;
+		goto fail;
+	}
 	/* an unnamed file, given its name only when it is complete: a
 	 * process killed meanwhile leaves nothing behind */
-	p->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666 & ~mask);
-	free(dir);
+	p->fd = openat(p->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		       0666 & ~mask);
 	if (p->fd >= 0) {
 		p->unnamed = true;
 		return 0;
@@ -91,6 +106,9 @@ fail:
 	free(p->tmp);
 	p->tmp = NULL;
 	p->fd = -1;
+	if (p->dirfd >= 0)
+		close(p->dirfd);
+	p->dirfd = -1;
 	snprintf(err, errlen, "%s %s: %s", opt, path, strerror(e));
 	return -1;
 }
@@ -102,10 +120,12 @@ void file_replace_abort(struct file_pending *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	if (!p->unnamed)
-		unlink(p->tmp);
+		unlinkat(p->dirfd, base_of(p->tmp), 0);
+	close(p->dirfd);
 	free(p->tmp);
 	p->tmp = NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 }
 
 /* Give the complete unnamed file of @p the name p->tmp (made unique).
@@ -123,11 +143,12 @@ static int name_unnamed(struct file_pending *p)
 
 		for (size_t i = n - 6; i < n; i++, x /= 36)
 			p->tmp[i] = digits[x % 36];
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, p->tmp,
+		if (!linkat(AT_FDCWD, proc, p->dirfd, base_of(p->tmp),
 			    AT_SYMLINK_FOLLOW))
 			return 0;
 		if (errno == ENOENT) /* no /proc: root may link the fd */
-			if (!linkat(p->fd, "", AT_FDCWD, p->tmp, AT_EMPTY_PATH))
+			if (!linkat(p->fd, "", p->dirfd, base_of(p->tmp),
+				    AT_EMPTY_PATH))
 				return 0;
 		if (errno != EEXIST)
 			return -1;
@@ -135,22 +156,12 @@ static int name_unnamed(struct file_pending *p)
 	return -1;
 }
 
-int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
-		     char *err, size_t errlen)
+int file_replace_write(struct file_pending *p, file_emit_fn emit,
+		       const void *ctx, bool sync, char *err, size_t errlen)
 {
 	FILE *f;
 	int e;
 
-	if (!strcmp(p->path, "-")) {
-		errno = 0;
-		if (emit(stdout, ctx) || fflush(stdout)) {
-			snprintf(err, errlen,
-				 "%s -: cannot write to stdout: %s", p->opt,
-				 strerror(errno ? errno : EIO));
-			return -1;
-		}
-		return 0;
-	}
 	if (!p->tmp) {
 		snprintf(err, errlen, "%s %s: no temporary file", p->opt,
 			 p->path);
@@ -162,29 +173,69 @@ int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
 		goto fail;
 	}
 	errno = 0;
-	if (emit(f, ctx) || fflush(f) || fsync(fileno(f))) {
+	if (emit(f, ctx) || fflush(f) || (sync && fsync(fileno(f)))) {
 		e = errno ? errno : EIO;
 		fclose(f);
 		goto fail;
 	}
-	if (fclose(f) || (p->unnamed && name_unnamed(p))) {
+	if (fclose(f)) {
 		e = errno;
 		goto fail;
 	}
-	p->unnamed = false; /* it has a name now: a failure unlinks it */
-	if (rename(p->tmp, p->path)) {
-		e = errno;
-		goto fail;
-	}
-	close(p->fd);
-	free(p->tmp);
-	p->tmp = NULL;
-	p->fd = -1;
 	return 0;
 fail:
 	file_replace_abort(p);
 	snprintf(err, errlen, "%s %s: %s", p->opt, p->path, strerror(e));
 	return -1;
+}
+
+int file_replace_commit(struct file_pending *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (!p->tmp) {
+		snprintf(err, errlen, "%s %s: no temporary file", p->opt,
+			 p->path);
+		return -1;
+	}
+	if (p->unnamed && name_unnamed(p)) {
+		e = errno;
+		goto fail;
+	}
+	p->unnamed = false; /* it has a name now: a failure unlinks it */
+	if (renameat(p->dirfd, base_of(p->tmp), p->dirfd, base_of(p->path))) {
+		e = errno;
+		goto fail;
+	}
+	close(p->fd);
+	close(p->dirfd);
+	free(p->tmp);
+	p->tmp = NULL;
+	p->fd = -1;
+	p->dirfd = -1;
+	return 0;
+fail:
+	file_replace_abort(p);
+	snprintf(err, errlen, "%s %s: %s", p->opt, p->path, strerror(e));
+	return -1;
+}
+
+int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
+		     char *err, size_t errlen)
+{
+	if (!strcmp(p->path, "-")) {
+		errno = 0;
+		if (emit(stdout, ctx) || fflush(stdout)) {
+			snprintf(err, errlen,
+				 "%s -: cannot write to stdout: %s", p->opt,
+				 strerror(errno ? errno : EIO));
+			return -1;
+		}
+		return 0;
+	}
+	if (file_replace_write(p, emit, ctx, true, err, errlen))
+		return -1;
+	return file_replace_commit(p, err, errlen);
 }
 
 int file_replace(const char *path, const char *opt, file_emit_fn emit,

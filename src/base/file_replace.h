@@ -25,6 +25,10 @@ struct file_pending {
 	const char *opt;
 	char *tmp; /* NULL: nothing pending; else the temporary name */
 	int fd;
+	/* the directory, opened with the file: the names are given there,
+	 * so a process that changed its mount namespace since (fileio's
+	 * mountns.c) links and renames on the mount the file is on */
+	int dirfd;
 	bool unnamed; /* an O_TMPFILE file, not yet linked as tmp */
 };
 
@@ -44,6 +48,20 @@ int file_replace_begin(struct file_pending *p, const char *path,
  */
 int file_replace_end(struct file_pending *p, file_emit_fn emit, const void *ctx,
 		     char *err, size_t errlen);
+
+/*
+ * The two halves of file_replace_end(), for a file written again and again
+ * (the checkpoints of a run, docs/json-format.md).  file_replace_write -
+ * write what @emit produces into @p's temporary file; @sync: flush it to
+ * disk as well.  file_replace_commit - give the written file its name and
+ * rename it over the path: a process killed at any moment leaves the old
+ * file or the new one, and only if it dies between the two calls of this
+ * one (microseconds) a complete PATH.tmp.XXXXXX beside them.  Each 0, or
+ * -1 with a message in @err and no temporary file left.
+ */
+int file_replace_write(struct file_pending *p, file_emit_fn emit,
+		       const void *ctx, bool sync, char *err, size_t errlen);
+int file_replace_commit(struct file_pending *p, char *err, size_t errlen);
 
 /* file_replace_abort - remove @p's temporary file, if any. */
 void file_replace_abort(struct file_pending *p);

@@ -396,6 +396,15 @@ int check_main(int argc, char **argv)
 			bad(true, "%s", err);
 			goto out;
 		}
+		/* its figures stop where the run was when it was written */
+		if (base[i]->status == RESULT_RUNNING) {
+			bad(true,
+			    "%s: a checkpoint of a run that had not ended "
+			    "(status running: still running, or killed), not a "
+			    "baseline",
+			    base_names[i]);
+			goto out;
+		}
 	}
 	st = first_pass(base, nb, base_names, &o);
 	if (st)

@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "registry.h"
 #include "builtin.h"
+#include "checkpoint.h"
 #include "env.h"
 #include "file_replace.h"
 #include "loadfile.h"
@@ -93,7 +94,8 @@ static unsigned int backend_requests(const struct config *cfg)
 	       (cfg->no_resolve ? BE_CAN_NO_RESOLVE : 0) |
 	       (cfg->stat_check ? BE_CAN_STAT_CHECK : 0) |
 	       (cfg->one_byte_fix ? BE_CAN_ONE_BYTE_FIX : 0) |
-	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0);
+	       (!strcmp(cfg->paths, "dirfd") ? BE_CAN_DIRFD : 0) |
+	       (cfg->allow_races ? BE_ALLOW_SYMLINK_RACES : 0);
 }
 
 /* A copy of @arg for the result, with the value of a secret backend
@@ -337,6 +339,8 @@ int run_start(struct run_ctx *rc)
 	st = json_begin(rc, 1);
 	if (st)
 		return st;
+	/* before init: fileio's may move the run into a mount namespace */
+	env_keep_mountinfo();
 	if (rc->be->init) {
 		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
@@ -356,6 +360,7 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 {
 	const struct config *cfg = &rc->cfg;
 	struct result *res = result_new();
+	struct checkpoint *ck = NULL;
 	struct after_run after;
 	char err[1024];
 	bool measured;
@@ -392,8 +397,12 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 		"4.00\n\n", dbng_version);
 	fprintf(rc->out, "Running for %d seconds with load '%s' and minimum "
 		"warmup %d secs\n", cfg->timelimit, cfg->loadfile, cfg->warmup);
+	/* the file holds the run so far while it runs: a kill leaves the
+	 * last checkpoint (not on stdout) */
+	if (cfg->json && strcmp(cfg->json, "-"))
+		ck = ckpt_start(rc->json_path, res);
 	st = runner_run(cfg, rc->out, rc->progs, rc->nprogs, rc->be,
-			&rc->be_run, rc->coord, res, &measured);
+			&rc->be_run, rc->coord, ck, res, &measured);
 	/* a signal from here is said and ends the program once the
 	 * report and the JSON are done (a second: at once) */
 	after_run_begin(&after, st, cfg->json ? &rc->json : NULL);
@@ -403,9 +412,11 @@ int run_one(struct run_ctx *rc, int run, struct result **out)
 				cfg->runs);
 		fflush(rc->out);
 	}
+	ckpt_stop(ck); /* none lands after the final write */
 	/* a failed or interrupted run still leaves what it measured */
 	if (cfg->json && json_end(rc, res))
 		st = st ? st : 3;
+	ckpt_free(ck);
 	sig = after_run_end(&after);
 	if (sig && !st)
 		st = 128 + sig;
@@ -426,7 +437,7 @@ void run_teardown(struct run_ctx *rc)
 int run_main(int argc, char **argv)
 {
 	static struct run_ctx rc;
-	struct result **runs;
+	struct spread_run *runs;
 	int st, nruns = 0;
 	bool done;
 
@@ -437,6 +448,8 @@ int run_main(int argc, char **argv)
 		run_teardown(&rc);
 		return st;
 	}
+	/* what the spread needs of each run, not its result: the memory
+	 * of --runs stays flat however many runs */
 	runs = calloc((size_t)rc.cfg.runs, sizeof(*runs));
 	if (!runs) {
 		fprintf(stderr, "dbench-ng: out of memory\n");
@@ -448,17 +461,14 @@ int run_main(int argc, char **argv)
 
 		st = run_one(&rc, run, &res);
 		if (res && rc.cfg.runs > 1 && res->status == RESULT_OK)
-			runs[nruns++] = res;
-		else
-			result_free(res);
+			report_spread_take(&runs[nruns++], res);
+		result_free(res);
 	}
 	/* the one result of --runs, when every run gave one */
 	if (nruns > 1 && nruns == rc.cfg.runs && !st) {
 		report_spread(rc.out, runs, nruns);
 		fflush(rc.out);
 	}
-	for (int i = 0; i < nruns; i++)
-		result_free(runs[i]);
 	free(runs);
 	run_teardown(&rc);
 	return st;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * commands.h - the entry points of the subcommands, one per cmd_*.c, for
- * the table in main.c.  Each takes the command line from its own name on
+ * the table in main.c (record's is in its own layer, src/record).  Each takes the command line from its own name on
  * (@argv[0] is "compare", ...) and returns the exit status.
  */
 #ifndef DBNG_COMMANDS_H
@@ -29,5 +29,10 @@ int tbench_main(int argc, char **argv);
 /* tbench_srv_main - "tbench_srv [-t SOCKOPTS] [--bind ADDR] [--port N]":
  * the tbench server until a signal stops it: 0, 2 or 3 (cmd_tbench.c) */
 int tbench_srv_main(int argc, char **argv);
+
+/* record_main - "dbench-ng record [OPTIONS] -- COMMAND", "-p PID" or
+ * "--from-strace LOG": a loadfile of a real workload; 0, 1, 2 or 3
+ * (src/record/record_cli.c, docs/record.md) */
+int record_main(int argc, char **argv);
 
 #endif

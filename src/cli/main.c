@@ -9,6 +9,8 @@
  *                                         (cmd_check.c)
  *   dbench-ng tbench [OPTIONS] NPROCS [SERVER]   tbench, the client
  *   dbench-ng tbench_srv [OPTIONS]        tbench's server (cmd_tbench.c)
+ *   dbench-ng record [OPTIONS] -- COMMAND a loadfile of a real workload
+ *                                         (src/record/record_cli.c)
  * Called tbench or tbench-ng it is "dbench-ng tbench", called tbench_srv
  * or tbench-ng-srv "dbench-ng tbench_srv".  Whatever it is called, a
  * closed standard input, output or error is /dev/null first, and SIGXFSZ
@@ -31,6 +33,7 @@ static const struct {
 	{"report", report_main},
 	{"tbench", tbench_main},
 	{"tbench_srv", tbench_srv_main},
+	{"record", record_main},
 };
 
 /* The program's own name decides for tbench's two */

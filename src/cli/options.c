@@ -167,7 +167,9 @@ static void opt_usage(FILE *f)
 "      --paths=MODE           full (default): every call names its whole\n"
 "                             path from DIR, as dbench 4.0; dirfd: calls\n"
 "                             relative to cached directory fds, a lighter\n"
-"                             load not comparable with dbench's\n");
+"                             load not comparable with dbench's\n"
+"      --allow-symlink-races  run full mode where no mount namespace with\n"
+"                             DIR nosymfollow can be had (else refused)\n");
 	backend_help(f);
 	fprintf(f,
 "  -R, --target-rate=MBPS     per-client target rate in MB/s\n"

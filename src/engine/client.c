@@ -4,7 +4,8 @@
  * clock, see whether the run is over (deadline.h), call the backend, read
  * the clock, see whether the warmup is over, record (a paced client also
  * its response time, from the intended start its pacing computed: no
- * clock read more).  No allocation, no string work, no system call beyond
+ * clock read more; with BPF, two plain loads of the foreign CPU wait for
+ * its own latency).  No allocation, no string work, no system call beyond
  * the operation's own and two clock reads (pacing and Sleep aside).
  * Failures are turned into text only on the error path.
  */
@@ -139,6 +140,15 @@ static int engine_not_run(struct be_client *bc, const struct lf_op *op,
 	return BE_REPORTED;
 }
 
+/* what a client reads without the BPF accounting of foreign CPU wait */
+static const volatile uint64_t no_foreign;
+
+void client_set_foreign(struct client *cl, const volatile uint64_t *ctr)
+{
+	cl->fwait = ctr ? ctr : &no_foreign;
+	cl->own = ctr != NULL;
+}
+
 bool client_paced(const struct config *cfg, const struct program *prog)
 {
 	if (cfg->target_rate > 0)
@@ -192,6 +202,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	}
 	for (uint32_t i = 0; i < prog->nhandles; i++)
 		cl->hstate[i] = -1;
+	client_set_foreign(cl, NULL);
 	return 0;
 }
 
@@ -266,17 +277,6 @@ vformat(const struct client *cl, const struct lf_op *op, char *dst, size_t len,
 }
 
 static void __attribute__((format(printf, 3, 0)))
-client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
-	     va_list ap)
-{
-	if (cl->slot->state != SLOT_FAILED) {
-		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
-		cl->slot->state = SLOT_FAILED;
-	}
-	__atomic_store_n(&cl->hdr->stop, STOP_FAILED, __ATOMIC_RELAXED);
-}
-
-static void __attribute__((format(printf, 3, 0)))
 client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
 	     va_list ap)
 {
@@ -284,6 +284,22 @@ client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
 		cl->slot->st.errors[op->type]++;
 	if (cl->slot->nwarn++ == 0)
 		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
+}
+
+static void __attribute__((format(printf, 3, 0)))
+client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
+	     va_list ap)
+{
+	/* the first stop reason stays (shm.h): one that came after the run
+	 * was interrupted or its time was up is a warning, not its reason */
+	if (shm_hdr_set_stop(cl->hdr, STOP_FAILED) != STOP_FAILED) {
+		client_vwarn(cl, op, fmt, ap);
+		return;
+	}
+	if (cl->slot->state != SLOT_FAILED) {
+		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
+		cl->slot->state = SLOT_FAILED;
+	}
 }
 
 static void __attribute__((format(printf, 3, 4)))
@@ -330,6 +346,10 @@ compare_status(struct client *cl, const struct lf_op *op, int rc)
 
 	if (rc == BE_REPORTED)
 		return cl->slot->state == SLOT_FAILED;
+	/* cut short by the signal that stops the run (a filesystem that
+	 * honours interrupts): no error of the op; the loop sees the stop */
+	if (rc == -EINTR && cl->hdr->stop)
+		return false;
 	if (pol == OP_POL_IGNORE)
 		return false;
 	if (pol == OP_POL_FATAL_ERR || pol == OP_POL_WARN_ERR)
@@ -352,7 +372,7 @@ compare_status(struct client *cl, const struct lf_op *op, int rc)
 			    strerror(-rc), st);
 	else
 		client_warn(cl, op, "%s succeeded - expected %s", what, st);
-	return fatal;
+	return fatal && cl->slot->state == SLOT_FAILED; /* not a late one */
 }
 
 static bool __attribute__((noinline))
@@ -372,7 +392,7 @@ no_handle(struct client *cl, const struct lf_op *op)
 			    "its open failed)",
 			    op_info[op->type].keyword,
 			    cl->prog->fnums[op->handle]);
-	return true;
+	return cl->slot->state == SLOT_FAILED; /* not a late one */
 }
 
 /* ------------------------------ pacing --------------------------------- */
@@ -569,7 +589,7 @@ static inline bool client_step(struct client *cl)
 {
 	const struct lf_op *op = &cl->prog->ops[cl->pc];
 	struct client_slot *s = cl->slot;
-	uint64_t t0, t1, bytes, due = 0;
+	uint64_t t0, t1, f0, f1, bytes, due = 0;
 	be_handle *hp, old;
 	int rc;
 
@@ -585,6 +605,9 @@ static inline bool client_step(struct client *cl)
 	t0 = clock_ns();
 	if (unlikely(deadline_past(t0, cl->end_ns)))
 		return run_over(cl, t0);
+	/* the foreign wait inside the op: read after t0 and before t1, so
+	 * a wait between the reads is in the latency too (foreign.h) */
+	f0 = *cl->fwait;
 	s->last_start_ns = t0;
 	s->cur_op = cl->pc;
 	if (likely(cl->prev_start_ns) && !cl->cfg->target_rate && !op->ts_ns)
@@ -599,6 +622,7 @@ static inline bool client_step(struct client *cl)
 	rc = cl->op[op->type](&cl->be, op, hp);
 	if (op->type <= OP_CLOSE)
 		rc = handle_done(cl, op, rc, old);
+	f1 = *cl->fwait;
 	t1 = clock_ns();
 	/* tell the watchdog: a slow op's measured time first (a Sleep is
 	 * never slow, nor an op that is not run: not in cl->timed), then
@@ -609,9 +633,11 @@ static inline bool client_step(struct client *cl)
 
 	if (unlikely(deadline_past(t1, cl->warm_ns)))
 		new_phase(cl); /* the warmup is over: count afresh */
-	if (likely(cl->timed >> op->type & 1))
+	if (likely(cl->timed >> op->type & 1)) {
 		record(cl, op, t0, t1 - t0);
-	else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
+		if (cl->own)
+			stats_record_own(&s->st, op->type, t1 - t0, f1 - f0);
+	} else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
 		s->st.not_run[op->type]++;
 	if (unlikely(cl->paced))
 		paced_done(cl, op, due, t0, t1);

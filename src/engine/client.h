@@ -50,6 +50,11 @@ struct client {
 	uint8_t io_col[OP_NR];	      /* which of op->io_bytes[] counts:
 				       * 1 with --fake-io, and for ReadX
 				       * with BE_COUNT_READ_RET (tbench) */
+	/* the process's foreign CPU wait so far (foreign.h), read at each
+	 * op's start and end; own: it is counted (BPF), so own latencies
+	 * are recorded */
+	const volatile uint64_t *fwait;
+	bool own;
 };
 
 /*
@@ -68,6 +73,10 @@ bool client_paced(const struct config *cfg, const struct program *prog);
 int client_init(struct client *cl, int id, const struct config *cfg,
 		const struct program *prog, const struct backend *b,
 		const struct be_run *run, struct shm *shm);
+
+/* client_set_foreign - @cl reads its process's foreign CPU wait at
+ * @ctr (foreign_counter) and records own latencies; NULL: not counted */
+void client_set_foreign(struct client *cl, const volatile uint64_t *ctr);
 
 /* client_release_all - release the open handles of @cl (clean-up). */
 void client_release_all(struct client *cl);

@@ -44,7 +44,14 @@ struct ivl {
 	uint8_t ctx;		/* enum waker_ctx */
 	bool woken;
 	char comm[OFFCPU_COMM];
+	uint8_t hkind;		/* enum holder_kind of who held the CPU
+				   while it was runnable (hcomm; "": unknown),
+				   for hns of that time */
+	char hcomm[OFFCPU_COMM];
+	uint64_t hns;
 };
+
+#define ACC_HOLDERS 4 /* holders of a stalled op's CPU kept */
 
 /* A row of a per-op table, by ids. */
 struct pair {
@@ -68,6 +75,14 @@ struct acc {
 	int npairs;
 	struct pair pairs[ACC_PAIRS];
 	uint64_t other_n, other_ns;
+	/* who held the CPU while it was runnable: the task it came back
+	 * after, with that runnable time */
+	int nhold;
+	struct {
+		char comm[OFFCPU_COMM];
+		uint8_t kind;
+		uint64_t ns;
+	} hold[ACC_HOLDERS];
 };
 
 struct stk {
@@ -372,6 +387,13 @@ int offcpu_record(struct offcpu *oc, const void *data, size_t len)
 					     : WAKER_UNKNOWN;
 	memcpy(v.comm, r->waker_comm, OFFCPU_COMM);
 	v.comm[OFFCPU_COMM - 1] = 0;
+	memcpy(v.hcomm, r->holder_comm, OFFCPU_COMM);
+	v.hcomm[r->holder_pid ? OFFCPU_COMM - 1 : 0] = 0;
+	v.hns = r->holder_ns;
+	v.hkind = r->holder_kind == OFFCPU_HOLDER_OTHER     ? HOLDER_OTHER
+		  : r->holder_kind == OFFCPU_HOLDER_KTHREAD ? HOLDER_KTHREAD
+		  : proc_of(oc, r->holder_tgid) >= 0	    ? HOLDER_CLIENT
+							    : HOLDER_PARENT;
 	if (len >= sizeof(*r)) {
 		v.bstack = intern(oc, r->bstack, r->bstack_len);
 		v.wstack = intern(oc, r->wstack, r->wstack_len);
@@ -477,6 +499,29 @@ static uint64_t blocked_of(const struct ivl *v)
 	return (v->woken ? v->wake : v->on) - v->off;
 }
 
+/* @ns of @a's runnable time ended behind @v's holder */
+static void held(struct acc *a, const struct ivl *v, uint64_t ns)
+{
+	int i;
+
+	if (!v->hcomm[0] || !ns)
+		return;
+	for (i = 0; i < a->nhold; i++) {
+		if (a->hold[i].kind == v->hkind &&
+		    !strcmp(a->hold[i].comm, v->hcomm))
+			break;
+	}
+	if (i == a->nhold) {
+		if (a->nhold == ACC_HOLDERS)
+			return; /* a stall of many holders: the first ones */
+		memcpy(a->hold[i].comm, v->hcomm, OFFCPU_COMM);
+		a->hold[i].kind = v->hkind;
+		a->hold[i].ns = 0;
+		a->nhold++;
+	}
+	a->hold[i].ns += ns;
+}
+
 /* interval @v belongs to the op of @a */
 static void add(struct acc *a, const struct ivl *v)
 {
@@ -484,6 +529,7 @@ static void add(struct acc *a, const struct ivl *v)
 	int i;
 
 	if (!v->state) { /* preempted: runnable all along */
+		held(a, v, v->hns);
 		a->preempted++;
 		a->runq += v->on - v->off;
 		add_pair(a->pairs, &a->npairs, ACC_PAIRS, 0, WAIT_RUNQ, v, 1,
@@ -495,6 +541,7 @@ static void add(struct acc *a, const struct ivl *v)
 	a->sleeps++;
 	a->blocked += blocked;
 	a->runq += runq;
+	held(a, v, v->hns);
 	add_pair(a->pairs, &a->npairs, ACC_PAIRS, 0, WAIT_SLEEP, v, 1, blocked,
 		 &a->other_n, &a->other_ns);
 	if (runq)
@@ -618,6 +665,13 @@ void offcpu_close(struct offcpu *oc, int client, uint64_t end, bool ended,
 	o->partial = losses(oc, NULL) != a->lost0;
 	for (int i = 0; i < a->ntop; i++)
 		wait_of(oc, &a->top[i], a->start, &o->waits[o->nwaits++]);
+	for (int i = 0; i < a->nhold; i++) {
+		if (a->hold[i].ns / 1e6 <= o->holder_ms)
+			continue;
+		memcpy(o->holder, a->hold[i].comm, sizeof(o->holder));
+		o->holder_ms = (double)a->hold[i].ns / 1e6;
+		o->holder_kind = a->hold[i].kind;
+	}
 	if (!ev->warmup) { /* the per-op table: measured phase */
 		dur = end > a->start ? end - a->start : 0;
 		for (int i = 0; i < a->npairs; i++) {

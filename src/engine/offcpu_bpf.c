@@ -122,7 +122,34 @@ static bool kernel_at_least(const char *rel, int maj, int min)
 	return a > maj || (a == maj && b >= min);
 }
 
-static void reason(int err, const char *what, char *why, size_t len)
+void offcpu_bpf_quiet(void)
+{
+	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
+	libbpf_set_print(quiet);
+}
+
+bool offcpu_bpf_usable(char *why, size_t len)
+{
+	struct utsname u;
+
+	if (!uname(&u) && !kernel_at_least(u.release, 5, 18)) {
+		snprintf(why, len,
+			 "kernel %s is older than 5.18 (its "
+			 "sched_switch has no prev_state)",
+			 u.release);
+		return false;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, len,
+			 "the kernel has no BTF "
+			 "(/sys/kernel/btf/vmlinux: %s)",
+			 strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+void offcpu_bpf_reason(int err, const char *what, char *why, size_t len)
 {
 	err = err < 0 ? -err : err;
 	if (err == EPERM || err == EACCES)
@@ -211,7 +238,8 @@ static int load(struct offcpu_trace *t, uint64_t stack_min)
 		.sz = sizeof(opts),
 		.object_name = "offcpu",
 	};
-	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min};
+	struct offcpu_bpf_cfg cfg = {.stack_min_ns = stack_min,
+				     .parent_tgid = (__u32)getpid()};
 	struct bpf_map *ro, *bss;
 	const void *elf;
 	size_t sz, n;
@@ -288,37 +316,23 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	uint64_t stack_min = offcpu_stack_min_ns(threshold_ns);
 	struct offcpu_trace *t;
 	struct offcpu_cfg oc;
-	struct utsname u;
 	int err = -ENOENT;
 
 	if (off) {
 		snprintf(why, len, "--no-bpf");
 		return NULL;
 	}
-	if (!uname(&u) && !kernel_at_least(u.release, 5, 18)) {
-		snprintf(why, len,
-			 "kernel %s is older than 5.18 (its "
-			 "sched_switch has no prev_state)",
-			 u.release);
+	if (!offcpu_bpf_usable(why, len))
 		return NULL;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(why, len,
-			 "the kernel has no BTF "
-			 "(/sys/kernel/btf/vmlinux: %s)",
-			 strerror(errno));
-		return NULL;
-	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
-	libbpf_set_print(quiet);
+	offcpu_bpf_quiet();
 	err = load(t, stack_min);
 	if (err) {
-		reason(err, "load", why, len);
+		offcpu_bpf_reason(err, "load", why, len);
 		goto fail;
 	}
 	/* an entry for each client process's main thread, before the
@@ -334,13 +348,13 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 		if (fd >= 0)
 			close(fd);
 		if (err) {
-			reason(err, "fill the map of", why, len);
+			offcpu_bpf_reason(err, "fill the map of", why, len);
 			goto fail;
 		}
 	}
 	err = attach(t);
 	if (err) {
-		reason(err, "attach", why, len);
+		offcpu_bpf_reason(err, "attach", why, len);
 		goto fail;
 	}
 	oc = (struct offcpu_cfg){
@@ -360,7 +374,7 @@ struct offcpu_trace *offcpu_trace_start(const int *pids, int nprocs, int cpp,
 	t->rb = ring_buffer__new(bpf_map__fd(t->events), on_record, t->oc,
 				 NULL);
 	if (!t->rb) {
-		reason(errno, "read the ring buffer of", why, len);
+		offcpu_bpf_reason(errno, "read the ring buffer of", why, len);
 		goto fail;
 	}
 	return t;

@@ -39,4 +39,17 @@ void offcpu_trace_stop(struct offcpu_trace *t);
  * threshold of @threshold_ns */
 uint64_t offcpu_stack_min_ns(uint64_t threshold_ns);
 
+/* Shared with the other BPF loaders (foreign_bpf.c), HAVE_BPF builds
+ * only.  offcpu_bpf_usable - whether this kernel can run the programs
+ * (5.18+, BTF); false with the reason in @why. */
+bool offcpu_bpf_usable(char *why, size_t len);
+
+/* offcpu_bpf_quiet - keep libbpf's messages quiet (DBNG_BPF_VERBOSE: all
+ * of them), remembering the first warning for offcpu_bpf_reason() */
+void offcpu_bpf_quiet(void);
+
+/* offcpu_bpf_reason - one line for the failure -@err of "@what" ("load",
+ * "attach"...) into @why */
+void offcpu_bpf_reason(int err, const char *what, char *why, size_t len);
+
 #endif

@@ -28,6 +28,26 @@ enum offcpu_ctx {
 };
 
 /*
+ * What held the CPU a client waited for: of the last OFFCPU_STRETCHES
+ * tasks that ran on the CPU it came back on, the one that ran longest
+ * while it was runnable (its wakeup, or its preemption, to its return).
+ */
+#define OFFCPU_STRETCHES 32 /* a power of two */
+
+/* One task's time on a CPU (the BPF side's per-CPU ring) */
+struct offcpu_stretch {
+	__u64 start, end;
+	__u32 pid, tgid, kind, pad;
+	char comm[OFFCPU_COMM];
+};
+
+enum offcpu_holder {
+	OFFCPU_HOLDER_RUN,     /* the parent or a client */
+	OFFCPU_HOLDER_KTHREAD, /* a kernel thread */
+	OFFCPU_HOLDER_OTHER,   /* a program outside the run */
+};
+
+/*
  * One off-CPU interval of task @pid: it left the CPU at off_ns (blocked:
  * state != 0; preempted, still runnable: state 0), was woken at wake_ns
  * (0: preempted, nothing woke it) and ran again at on_ns, all
@@ -47,6 +67,14 @@ struct offcpu_rec {
 	__u32 waker_tgid;
 	__u32 waker_ctx; /* enum offcpu_ctx */
 	char waker_comm[OFFCPU_COMM];
+	/* who held the CPU while it was runnable (offcpu_holder; pid 0:
+	 * unknown), and how long of that time */
+	__u32 holder_pid;
+	__u32 holder_tgid;
+	__u32 holder_kind; /* enum offcpu_holder */
+	__u32 holder_pad;
+	__u64 holder_ns;
+	char holder_comm[OFFCPU_COMM];
 	__s32 bstack_len;
 	__s32 wstack_len;
 	__u64 bstack[OFFCPU_DEPTH]; /* where it slept */
@@ -67,13 +95,15 @@ struct offcpu_task {
 	__u32 waker_ctx;
 	char waker_comm[OFFCPU_COMM];
 	__s32 wstack_len;
-	__u32 pad;
+	__u32 waiting; /* runnable without a CPU: counted in counts.waiting */
 	__u64 wstack[OFFCPU_DEPTH];
 };
 
 /* The settings of the BPF side (its .rodata), set before the load. */
 struct offcpu_bpf_cfg {
 	__u64 stack_min_ns; /* stacks of sleeps this long or longer */
+	__u32 parent_tgid;  /* the run's parent (offcpu_holder) */
+	__u32 pad;
 };
 
 /* The counters of the BPF side (its .bss), read at the end. */
@@ -83,6 +113,9 @@ struct offcpu_counts {
 	__u64 stack_errors; /* a stack helper failed */
 	__u64 ctx_by;	    /* how a waker's context was told: 1 the
 			       preempt count, 2 interrupt tracepoints */
+	__s64 waiting;	    /* clients runnable without a CPU now: the
+			       CPUs' rings of stretches are kept only
+			       while some are (offcpu_holder) */
 };
 
 #endif

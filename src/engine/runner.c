@@ -27,12 +27,14 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "checkpoint.h"
 #include "client.h"
 #include "clock.h"
 #include "loadfile.h"
 #include "config.h"
 #include "coord.h"
 #include "disturb.h"
+#include "foreign.h"
 #include "offcpu_bpf.h"
 #include "result.h"
 #include "shm.h"
@@ -56,6 +58,8 @@ struct runner {
 	int sigfd;
 	pid_t parent;
 	int interrupted;	  /* first SIGINT/SIGTERM/SIGHUP */
+	bool after_end;		  /* it came once the time limit had stopped
+				   * the run: not its reason (shm.h) */
 	bool failed;		  /* a child failed or died */
 	bool killed;		  /* we sent SIGKILL after a second signal */
 	char deaths[4][SLOT_MSG]; /* children that died without a message */
@@ -70,6 +74,8 @@ struct runner {
 	struct disturb_snap dsnap0;
 	struct watchdog *wd;
 	struct offcpu_trace *trace; /* BPF tracing for the watchdog */
+	struct checkpoint *ck;	    /* the --json file's, or NULL */
+	struct foreign *fg;	    /* foreign CPU wait (own latencies) */
 	FILE *out;		/* stdout, or stderr with --json - */
 
 	/* a run across hosts (coord.h; NULL: one host): this host's clients
@@ -105,12 +111,16 @@ static struct program *prog_of(const struct runner *r, int id)
 static struct shm_hdr *child_hdr;
 static volatile sig_atomic_t parent_died;
 
+/* The first reason stays: a SIGTERM after a failure or the time limit
+ * changes nothing (stop_signal counts only with STOP_SIGNAL) */
 static void child_stop(int sig)
 {
-	if (!child_hdr->stop) {
-		child_hdr->stop_signal = (uint32_t)sig;
-		child_hdr->stop = STOP_SIGNAL;
-	}
+	uint32_t none = 0;
+
+	__atomic_compare_exchange_n(&child_hdr->stop_signal, &none,
+				    (uint32_t)sig, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	shm_hdr_set_stop(child_hdr, STOP_SIGNAL);
 }
 
 /* PR_SET_PDEATHSIG's own signal, so that a client can tell its parent's
@@ -144,8 +154,13 @@ static bool parent_gone(const struct runner *r)
 static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 {
 	const struct config *cfg = r->cfg;
-	struct sigaction sa = {.sa_handler = child_stop};
-	struct sigaction died = {.sa_handler = child_parent_died};
+	/* SA_RESTART: a call the signal interrupts goes on (the stop is
+	 * seen after the op; the barrier's read ends with the release or
+	 * the parent's death), rather than failing the op with EINTR */
+	struct sigaction sa = {.sa_handler = child_stop,
+			       .sa_flags = SA_RESTART};
+	struct sigaction died = {.sa_handler = child_parent_died,
+				 .sa_flags = SA_RESTART};
 	struct client *cls;
 	sigset_t all;
 	char c;
@@ -184,6 +199,7 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 				r->shm) ||
 		    (r->b->setup && r->b->setup(&cl->be)))
 			_exit(3);
+		client_set_foreign(cl, foreign_counter(r->fg, proc));
 		cl->slot->state = SLOT_READY;
 	}
 	do {
@@ -291,13 +307,21 @@ static void drain_signals(struct runner *r)
 		}
 		if (!r->interrupted) {
 			r->interrupted = (int)si.ssi_signo;
-			shm_set_stop(r->shm, STOP_SIGNAL);
+			r->after_end = shm_set_stop(r->shm, STOP_SIGNAL) ==
+				       STOP_TIME;
 			/* across hosts: this one ends alone (mpirun ends the
 			 * others when it ends, or sent the signal itself) */
 			if (r->co)
 				coord_lose(r->co);
 			r->lost_ns = clock_ns();
-			if (si.ssi_signo == SIGPIPE)
+			if (r->after_end)
+				fprintf(stderr,
+					"dbench-ng: signal %d (%s) after the "
+					"time limit: the run is complete, "
+					"its clean-up goes on\n",
+					r->interrupted,
+					strsignal(r->interrupted));
+			else if (si.ssi_signo == SIGPIPE)
 				fprintf(stderr,
 					"dbench-ng: the output is a "
 					"closed pipe (signal %d, %s): "
@@ -482,8 +506,9 @@ static int fill_result(struct runner *r)
 	uint64_t bytes = 0;
 
 	res->status = r->failed ? RESULT_FAILED
-		      : r->interrupted ? RESULT_INTERRUPTED : RESULT_OK;
-	res->signal = r->interrupted;
+		      : r->interrupted && !r->after_end ? RESULT_INTERRUPTED
+							 : RESULT_OK;
+	res->signal = r->after_end ? 0 : r->interrupted;
 	res->has_bins = true;
 	res->nclients = cfg->nclients;
 	res->clients = calloc((size_t)cfg->nclients, sizeof(*res->clients));
@@ -525,6 +550,10 @@ static int fill_result(struct runner *r)
 					strdup(prog_of(r, id)->name);
 			}
 			hist_add(&ro->h, h);
+			if (s->st.nown) { /* BPF: own latencies */
+				hist_add(&ro->own, &s->st.own[o]);
+				ro->foreign_ns += s->st.foreign_ns[o];
+			}
 		}
 		res->nwarn += s->nwarn;
 		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
@@ -541,7 +570,7 @@ static int fill_result(struct runner *r)
 		add_error(res, r->deaths[i]);
 	fill_resp(r);
 	ticks_fill(r->ticks, res, bytes);
-	return 0;
+	return foreign_fill(r->fg, res);
 }
 
 /* A client's message without its "client N at FILE:LINE: " (or "client
@@ -796,6 +825,12 @@ static void remote_stop(struct runner *r)
 				       : "a client process received a signal");
 }
 
+/* The ticks are in the measured phase (foreign_tick) */
+static bool measuring(const struct ticks *t)
+{
+	return t->phase == TICKS_EXECUTE && !t->cleanup;
+}
+
 /* The loop of a run across hosts: the ticks and, once the run is
  * stopping, an agreement every 100 ms between them, until no host has a
  * client process left.  Every host makes the same ones in the same
@@ -841,6 +876,8 @@ static void coord_loop(struct runner *r)
 		/* ticks follow the phase start */
 		if (ticks_tick(t, now))
 			next = t->phase_start;
+		ckpt_offer(r->ck, t, r->wd, now);
+		foreign_tick(r->fg, measuring(t));
 		if (!r->co->lost)
 			r->alive_all = t->alive;
 		if (cfg->show_exec_time)
@@ -895,6 +932,7 @@ static int run_phases(struct runner *r)
 				"watchdog: %s\n", strerror(errno));
 	}
 	reniced = raise_priority(&nice);
+	foreign_attach(r->fg, r->pids, cfg->nprocs); /* before the release */
 	disturb_snap("/proc", clock_ns(),
 		     disturb_own_ns("/proc", r->pids, cfg->nprocs, r->kids0_ns),
 		     &r->dsnap0);
@@ -908,6 +946,7 @@ static int run_phases(struct runner *r)
 	/* across hosts, right after the barrier: every host's phases are
 	 * timed from its own release (docs/mpi.md, "Clocks") */
 	ticks_release(r->ticks, clock_ns()); /* and the deadlines */
+	foreign_tick(r->fg, measuring(r->ticks));
 	__atomic_store_n(&hdr->go, 1, __ATOMIC_SEQ_CST);
 	close(r->barrier[1]);
 	r->barrier[1] = -1;
@@ -932,6 +971,8 @@ static int run_phases(struct runner *r)
 			/* ticks follow the phase start */
 			if (ticks_tick(r->ticks, now))
 				next = r->ticks->phase_start;
+			ckpt_offer(r->ck, r->ticks, r->wd, now);
+			foreign_tick(r->fg, measuring(r->ticks));
 			if (cfg->show_exec_time)
 				ticks_passes(r->ticks);
 			fflush(r->out);
@@ -973,7 +1014,8 @@ static int run_phases(struct runner *r)
 
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct coord *co, struct result *res, bool *measured)
+	       struct coord *co, struct checkpoint *ck, struct result *res,
+	       bool *measured)
 {
 	struct runner r = {
 		.cfg = cfg,
@@ -990,6 +1032,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		.first = run->first_id,
 		.run_res = res,
 		.alive_all = 1,
+		.ck = ck,
 	};
 	bool *dirty = NULL, ok;
 	int rc = 3;
@@ -1017,6 +1060,8 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 		goto out;
 	}
 	r.kids0_ns = disturb_children_ns();
+	/* before the fork: the clients inherit the BPF counters' mapping */
+	r.fg = foreign_new(cfg->nprocs, getpid(), cfg->no_bpf, "/proc");
 	ok = start_children(&r) == 0 && wait_ready(&r) == 0;
 	if (!ok && co && !co->lost)
 		all_ready(&r, false); /* tell the other hosts */
@@ -1054,7 +1099,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			print_failures(r.res);
 		rc = r.ticks->phase_start ? 1 : 3;
 	} else {
-		rc = r.interrupted ? 128 + r.interrupted : 0;
+		rc = r.interrupted && !r.after_end ? 128 + r.interrupted : 0;
 	}
 	if (co && co->lost) {
 		/* mpirun kills this rank a second after its SIGTERM: the
@@ -1080,6 +1125,7 @@ out:
 	if (r.sigfd >= 0) /* one per run with --runs: do not leak it */
 		close(r.sigfd);
 	ticks_free(r.ticks);
+	foreign_free(r.fg);
 	if (co) {
 		co->fd = -1;
 		result_free(r.res);

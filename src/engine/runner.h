@@ -13,6 +13,7 @@
 
 struct backend;
 struct be_run;
+struct checkpoint;
 struct config;
 struct coord;
 struct program;
@@ -26,10 +27,13 @@ struct result;
  * *@measured tells whether @res holds a report's worth (the clients ran).
  * @co: NULL, or the coordinator of a run across hosts (coord.h): this
  * host runs clients run->first_id ..., and on rank 0 @res becomes the
- * run's, every host's merged; the exit status is the run's.
+ * run's, every host's merged; the exit status is the run's.  @ck: NULL,
+ * or the checkpoints of the --json file (checkpoint.h), offered after
+ * every tick.
  */
 int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 	       int nprogs, const struct backend *b, struct be_run *run,
-	       struct coord *co, struct result *res, bool *measured);
+	       struct coord *co, struct checkpoint *ck, struct result *res,
+	       bool *measured);
 
 #endif

@@ -6,7 +6,8 @@
  *
  * Writers: each slot is written only by its client (the parent only does
  * an atomic exchange of tick_max_ns); the header only by the parent,
- * except that a client sets stop when it fails or is told to stop.
+ * except that a client sets stop when it fails or is told to stop: always
+ * by shm_set_stop(), so the first reason stays.
  */
 #ifndef DBNG_SHM_H
 #define DBNG_SHM_H
@@ -119,14 +120,25 @@ struct shm {
 	struct client_slot slot[];
 };
 
-/* shm_set_stop - stop the run for @why, unless it is already stopping
- * (the first reason stays). */
-static inline void shm_set_stop(struct shm *s, enum stop_reason why)
+/* shm_hdr_set_stop - stop the run for @why, unless it is already stopping
+ * (the first reason stays: a compare-and-swap, also from a signal
+ * handler).  Returns the reason in force: @why, or the earlier one. */
+static inline enum stop_reason shm_hdr_set_stop(struct shm_hdr *h,
+						enum stop_reason why)
 {
-	uint32_t none = STOP_NONE;
+	uint32_t seen = STOP_NONE;
 
-	__atomic_compare_exchange_n(&s->hdr.stop, &none, why, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	if (__atomic_compare_exchange_n(&h->stop, &seen, why, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return why;
+	return (enum stop_reason)seen;
+}
+
+/* shm_set_stop - shm_hdr_set_stop() of the run's header. */
+static inline enum stop_reason shm_set_stop(struct shm *s,
+					    enum stop_reason why)
+{
+	return shm_hdr_set_stop(&s->hdr, why);
 }
 
 /* shm_alloc - one zeroed shared anonymous mapping for @nclients slots;

@@ -321,7 +321,7 @@ static void add_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 				p.max_ns[o] = m;
 		}
 		if (s->gen == t->shm->hdr.gen)
-			stats_add(t->cum_now, &s->st);
+			stats_add_series(t->cum_now, &s->st);
 	}
 	for (int o = 0; o < OP_NR; o++) {
 		hist_sub(&t->d, &t->cum_now->op[o], &t->cum_prev->op[o]);

@@ -86,7 +86,8 @@ int ticks_agree(struct ticks *t, uint64_t now);
 
 /* ticks_run_stats - rank 0: the run's cumulative statistics of the
  * current phase at its last point (all hosts): what is known of the
- * run once the other hosts are lost */
+ * run once the other hosts are lost (without own latencies: the series
+ * leaves them out, stats_add_series) */
 const struct stats *ticks_run_stats(const struct ticks *t);
 
 /* ticks_prepare - before the release: read what the ticks will read of

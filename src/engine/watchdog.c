@@ -42,6 +42,9 @@ struct active {
 struct watchdog {
 	struct watchdog_cfg cfg;
 	pthread_t thread;
+	/* held by the thread across each poll, which alone changes cfg.out
+	 * and active[]; watchdog_copy() only tries it */
+	pthread_mutex_t lock;
 	volatile int quit;
 	struct active **active;	/* per client: the stall in progress */
 	uint64_t *head0, *seen;	/* per client, this poll: slow_head and the
@@ -409,7 +412,9 @@ static void *watchdog_main(void *arg)
 	uint64_t next = clock_ns();
 
 	while (!wd->quit) {
+		pthread_mutex_lock(&wd->lock);
 		watchdog_poll(wd, clock_ns());
+		pthread_mutex_unlock(&wd->lock);
 		next += wd->cfg.poll_ns;
 		if (next < clock_ns())
 			next = clock_ns() + wd->cfg.poll_ns;
@@ -435,6 +440,7 @@ struct watchdog *watchdog_new(const struct watchdog_cfg *cfg)
 		free(wd);
 		return NULL;
 	}
+	pthread_mutex_init(&wd->lock, NULL);
 	cfg->out->enabled = true;
 	cfg->out->threshold_ms = (double)cfg->threshold_ns / 1e6;
 	return wd;
@@ -449,6 +455,7 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
 		return NULL;
 	rc = pthread_create(&wd->thread, NULL, watchdog_main, wd);
 	if (rc) {
+		pthread_mutex_destroy(&wd->lock);
 		free(wd->active);
 		free(wd->head0);
 		free(wd->seen);
@@ -488,8 +495,80 @@ void watchdog_end(struct watchdog *wd, uint64_t now)
 	      sizeof(*wd->cfg.out->folded), by_count);
 	if (wd->cfg.offcpu)
 		offcpu_fill(wd->cfg.offcpu, wd->cfg.out);
+	pthread_mutex_destroy(&wd->lock);
 	free(wd->active);
 	free(wd->head0);
 	free(wd->seen);
 	free(wd);
+}
+
+/* One stall still in progress at @now into the copy @st, as watchdog_end()
+ * would record it: not ended, its duration so far, counted; kept if it
+ * is among the longest.  -1: out of memory. */
+static int copy_active(struct result_stalls *st, const struct active *a,
+		       uint64_t now)
+{
+	struct result_stall *ev;
+	double ms = (double)(now - a->start_ns) / 1e6;
+	int k = st->nevents;
+
+	st->total++;
+	st->count[a->ev.op]++;
+	if (ms > st->max_ms[a->ev.op])
+		st->max_ms[a->ev.op] = ms;
+	for (int i = 0; i < a->ev.nsamples; i++)
+		fold(st, a->ev.samples[i].stack, 1 + a->ev.samples[i].repeat);
+	if (k == STALL_MAX_EVENTS) { /* the shortest goes, if shorter */
+		k = 0;
+		for (int i = 1; i < st->nevents; i++) {
+			if (st->events[i].duration_ms <
+			    st->events[k].duration_ms)
+				k = i;
+		}
+		if (st->events[k].duration_ms >= ms)
+			return 0;
+		result_stall_free(&st->events[k]);
+	} else {
+		st->nevents++;
+	}
+	ev = &st->events[k];
+	if (result_stall_copy(ev, &a->ev)) {
+		st->events[k] = st->events[--st->nevents];
+		return -1;
+	}
+	ev->ended = false;
+	ev->warmup = false;
+	ev->duration_ms = ms;
+	return 0;
+}
+
+static int longer(const void *a, const void *b)
+{
+	const struct result_stall *x = a, *y = b;
+
+	return (x->duration_ms < y->duration_ms) -
+	       (x->duration_ms > y->duration_ms);
+}
+
+bool watchdog_copy(struct watchdog *wd, uint64_t now, struct result_stalls *dst)
+{
+	bool ok;
+
+	if (!wd || pthread_mutex_trylock(&wd->lock))
+		return false;
+	result_stalls_free(dst);
+	ok = !result_stalls_copy(dst, wd->cfg.out);
+	for (int i = 0; ok && i < wd->cfg.nclients; i++) {
+		if (wd->active[i])
+			ok = !copy_active(dst, wd->active[i], now);
+	}
+	pthread_mutex_unlock(&wd->lock);
+	if (!ok) {
+		result_stalls_free(dst);
+		return false;
+	}
+	qsort(dst->events, (size_t)dst->nevents, sizeof(*dst->events), longer);
+	qsort(dst->folded, (size_t)dst->nfolded, sizeof(*dst->folded),
+	      by_count);
+	return true;
 }

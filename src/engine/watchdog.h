@@ -15,6 +15,7 @@
 #ifndef DBNG_WATCHDOG_H
 #define DBNG_WATCHDOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,17 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg);
 /* watchdog_stop - stop and join the thread, then watchdog_end() at the
  * time of the stop.  Frees @wd. */
 void watchdog_stop(struct watchdog *wd);
+
+/*
+ * watchdog_copy - a copy of the stalls recorded so far into @dst (what it
+ * held is released first), as watchdog_stop() would leave them at @now:
+ * the events that ended, and those still stuck, not ended, with their
+ * duration so far, counted in the measured phase (for a checkpoint of the
+ * run, checkpoint.h).  It never waits: false, and @dst untouched, while
+ * the thread is in a poll (or when out of memory: @dst empty).
+ */
+bool watchdog_copy(struct watchdog *wd, uint64_t now,
+		   struct result_stalls *dst);
 
 /* The bookkeeping without the thread, for the unit tests: watchdog_test.h */
 

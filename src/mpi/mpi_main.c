@@ -170,7 +170,9 @@ static void undo_start(struct mpi_coord *mc, struct run_ctx *rc, int mine)
 
 static int runs(struct mpi_coord *mc, struct run_ctx *rc)
 {
-	struct result **kept = calloc((size_t)rc->cfg.runs, sizeof(*kept));
+	/* what the spread needs of each run, not its result: the memory of
+	 * --runs stays flat */
+	struct spread_run *kept = calloc((size_t)rc->cfg.runs, sizeof(*kept));
 	int st = 0, nkept = 0;
 
 	if (!kept) {
@@ -183,17 +185,14 @@ static int runs(struct mpi_coord *mc, struct run_ctx *rc)
 		mc->run = run;
 		st = run_one(rc, run, &res);
 		if (res && rc->cfg.runs > 1 && res->status == RESULT_OK)
-			kept[nkept++] = res;
-		else
-			result_free(res);
+			report_spread_take(&kept[nkept++], res);
+		result_free(res);
 		after_run(mc, rc);
 	}
 	if (nkept > 1 && nkept == rc->cfg.runs && !st) {
 		report_spread(rc->out, kept, nkept);
 		fflush(rc->out);
 	}
-	for (int i = 0; i < nkept; i++)
-		result_free(kept[i]);
 	free(kept);
 	return st;
 }

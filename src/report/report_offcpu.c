@@ -118,6 +118,35 @@ static void safe(FILE *f, const char *s)
 	str_text(f, s);
 }
 
+bool report_offcpu_headline(FILE *f, const struct result_stall *ev)
+{
+	static const char *const what[HOLDER_KIND_NR] = {
+		[HOLDER_OTHER] = "a program outside the run",
+		[HOLDER_KTHREAD] = "a kernel thread",
+		[HOLDER_CLIENT] = "a client of this run",
+		[HOLDER_PARENT] = "this run's parent",
+	};
+	const struct result_offcpu *o = &ev->offcpu;
+
+	if (!o->valid || !(2 * o->runq_ms > ev->duration_ms))
+		return false;
+	fprintf(f, "     waiting for a CPU (%.1f of %.1f ms)", o->runq_ms,
+		ev->duration_ms);
+	if (o->holder[0] && o->holder_kind >= 0 &&
+	    o->holder_kind < HOLDER_KIND_NR) {
+		/* the BPF side sees the last OFFCPU_STRETCHES tasks of the
+		 * CPU: a long wait among many may name only the longest */
+		fputs(2 * o->holder_ms >= o->runq_ms ? ", held by "
+						     : ", held longest by ",
+		      f);
+		safe(f, o->holder);
+		fprintf(f, " (%s) for %.1f ms", what[o->holder_kind],
+			o->holder_ms);
+	}
+	fputc('\n', f);
+	return true;
+}
+
 void report_offcpu_event(FILE *f, const struct result_stall *ev, int cpp,
 			 int maxwaits)
 {

@@ -45,4 +45,14 @@ void report_offcpu_event(FILE *f, const struct result_stall *ev, int cpp,
  * their time, per op, and how the stalls were explained */
 void report_offcpu_table(FILE *f, const struct result *r);
 
+/*
+ * report_offcpu_headline - for a stall that BPF shows mostly runnable
+ * (more than half of its time waiting for a CPU), the line under its
+ * heading that says so, and who held the CPU: "waiting for a CPU (X of Y
+ * ms), held by COMM (a program outside the run) for Z ms".  True when it
+ * printed it.  The /proc samples that follow show where the op stood,
+ * not why it waited.
+ */
+bool report_offcpu_headline(FILE *f, const struct result_stall *ev);
+
 #endif

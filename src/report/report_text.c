@@ -22,6 +22,7 @@
 
 #include "num.h"
 #include "percentiles.h"
+#include "report_busy.h"
 #include "report_offcpu.h"
 #include "str_clean.h"
 #include "result.h"
@@ -402,6 +403,7 @@ static void stalls(FILE *f, const struct result *r)
 		fputs("), ", f);
 		safe(f, ev->file ? ev->file : "?");
 		fprintf(f, ":%u\n", ev->line);
+		report_offcpu_headline(f, ev); /* before the /proc stacks */
 		if (ev->path) {
 			fprintf(f, "     ");
 			safe(f, ev->path);
@@ -535,6 +537,15 @@ static void status_line(FILE *f, const struct result *r)
 	else if (r->status == RESULT_FAILED)
 		fprintf(f, TXT_RUN_FAILED "during the warmup: the figures below "
 			"are of the warmup\n\n");
+	else if (r->status == RESULT_RUNNING && r->measured_s > 0)
+		fprintf(f, TXT_CHECKPOINT "after %.1f s of measurement: partial "
+			"results\n\n", r->measured_s);
+	else if (r->status == RESULT_RUNNING && !ops_done(r))
+		fprintf(f, TXT_CHECKPOINT "before any operation was "
+			"measured\n\n");
+	else if (r->status == RESULT_RUNNING)
+		fprintf(f, TXT_CHECKPOINT "during the warmup: the figures "
+			"below are of the warmup\n\n");
 }
 
 /* The op table (dbench's, or ours) and the per-client ones. */
@@ -611,6 +622,8 @@ void report_text_run(FILE *f, const struct result *r,
 
 	if (r->nhosts && !cfg->machine)
 		hosts_line(f, r);
+	if (!cfg->machine)
+		report_busy(f, r);
 	op_tables(f, r, result);
 	if (!result) {
 		if (r->status == RESULT_FAILED)
@@ -619,6 +632,9 @@ void report_text_run(FILE *f, const struct result *r,
 		else if (r->status == RESULT_INTERRUPTED)
 			snprintf(what, sizeof(what),
 				 TXT_PARTIAL "an interrupted run: ");
+		else if (r->status == RESULT_RUNNING)
+			snprintf(what, sizeof(what),
+				 TXT_PARTIAL "an unfinished run: ");
 		else
 			snprintf(what, sizeof(what),
 				 TXT_RUN_FIGURES "%d of %d: ", run, nruns);
@@ -668,14 +684,36 @@ static double spread_row(FILE *f, const char *label, double *v, int n)
 	return med;
 }
 
+void report_spread_take(struct spread_run *s, const struct result *r)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = r->cfg;
+	s->throughput = r->throughput;
+	s->max_latency_ms = r->max_latency_ms;
+	s->has_bins = r->has_bins;
+	s->paced = r->resp.valid;
+	for (int op = 0; op < OP_NR; op++) {
+		const struct hist *h = &r->op[op].h, *rh = &r->resp.h[op];
+
+		s->count[op] = h->count;
+		s->mean_ms[op] = h->count ? hist_mean(h) / 1e6 : 0;
+		s->p99_ms[op] = ms(hist_value_at(h, 99));
+		s->max_ms[op] = ms(h->max);
+		s->resp_count[op] = rh->count;
+		s->resp_p99_ms[op] = ms(hist_value_at(rh, 99));
+		s->resp_max_ms[op] = ms(hist_value_at(rh, 100));
+		s->late[op] = r->resp.late[op];
+	}
+}
+
 /*
  * The one dbench table of --runs: per op, the median over the runs of
  * each column (count, mean, max; a run without the op counts 0), rows
  * whose median count is 0 left out.
  */
-static void median_table(FILE *f, struct result *const *rs, int n, double *v)
+static void median_table(FILE *f, const struct spread_run *rs, int n, double *v)
 {
-	const struct config *cfg = &rs[0]->cfg;
+	const struct config *cfg = &rs[0].cfg;
 
 	header(f, true);
 	for (int op = 0; op < OP_NR; op++) {
@@ -684,18 +722,15 @@ static void median_table(FILE *f, struct result *const *rs, int n, double *v)
 		if (!op_is_timed(op))
 			continue;
 		for (int i = 0; i < n; i++)
-			v[i] = (double)rs[i]->op[op].h.count;
+			v[i] = (double)rs[i].count[op];
 		count = median(v, n);
 		if (count < 0.5)
 			continue;
-		for (int i = 0; i < n; i++) {
-			const struct hist *h = &rs[i]->op[op].h;
-
-			v[i] = h->count ? hist_mean(h) / 1e6 : 0;
-		}
+		for (int i = 0; i < n; i++)
+			v[i] = rs[i].mean_ms[op];
 		mean = median(v, n);
 		for (int i = 0; i < n; i++)
-			v[i] = ms(rs[i]->op[op].h.max);
+			v[i] = rs[i].max_ms[op];
 		max = median(v, n);
 		row(f, true, cfg->machine, op, (uint64_t)llround(count), mean,
 		    max);
@@ -705,46 +740,43 @@ static void median_table(FILE *f, struct result *const *rs, int n, double *v)
 
 /* The spread of a paced run's response times (when every run has them):
  * per op p99 and max, and the late starts of all ops. */
-static void spread_resp(FILE *f, struct result *const *rs, int n, double *v)
+static void spread_resp(FILE *f, const struct spread_run *rs, int n, double *v)
 {
 	char label[64];
 
 	for (int i = 0; i < n; i++) {
-		if (!rs[i]->resp.valid)
+		if (!rs[i].paced)
 			return;
 	}
 	for (int op = 0; op < OP_NR; op++) {
-		static const struct {
-			const char *name;
-			double p;
-		} m[] = { { "response p99", 99 }, { "response max", 100 } };
 		bool all = op_is_timed(op);
 
 		for (int i = 0; i < n; i++)
-			all = all && rs[i]->resp.h[op].count;
+			all = all && rs[i].resp_count[op];
 		if (!all)
 			continue;
-		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-			for (int i = 0; i < n; i++)
-				v[i] = ms(hist_value_at(&rs[i]->resp.h[op],
-							m[k].p));
-			snprintf(label, sizeof(label), "%s: %s ms",
-				 op_info[op].label, m[k].name);
-			spread_row(f, label, v, n);
-		}
+		for (int i = 0; i < n; i++)
+			v[i] = rs[i].resp_p99_ms[op];
+		snprintf(label, sizeof(label), "%s: response p99 ms",
+			 op_info[op].label);
+		spread_row(f, label, v, n);
+		for (int i = 0; i < n; i++)
+			v[i] = rs[i].resp_max_ms[op];
+		snprintf(label, sizeof(label), "%s: response max ms",
+			 op_info[op].label);
+		spread_row(f, label, v, n);
 	}
 	for (int i = 0; i < n; i++) {
 		v[i] = 0;
 		for (int op = 0; op < OP_NR; op++)
-			v[i] += op_is_timed(op) ? (double)rs[i]->resp.late[op]
-						: 0;
+			v[i] += op_is_timed(op) ? (double)rs[i].late[op] : 0;
 	}
 	spread_row(f, "late starts", v, n);
 }
 
-void report_spread(FILE *f, struct result *const *rs, int n)
+void report_spread(FILE *f, const struct spread_run *rs, int n)
 {
-	const struct config *cfg = &rs[0]->cfg;
+	const struct config *cfg = &rs[0].cfg;
 	double *v = calloc((size_t)n, sizeof(*v)), tput, maxlat;
 	char label[64];
 
@@ -753,33 +785,28 @@ void report_spread(FILE *f, struct result *const *rs, int n)
 	fprintf(f, "\nRun-to-run spread over %d runs: median [min .. max], "
 		"coefficient of variation\n", n);
 	for (int i = 0; i < n; i++)
-		v[i] = rs[i]->throughput;
+		v[i] = rs[i].throughput;
 	tput = spread_row(f, "MB/sec", v, n);
 	for (int i = 0; i < n; i++)
-		v[i] = rs[i]->max_latency_ms;
+		v[i] = rs[i].max_latency_ms;
 	maxlat = spread_row(f, "max_latency ms", v, n);
 	for (int op = 0; op < OP_NR; op++) {
-		static const struct {
-			const char *name;
-			double p;	/* 0: mean, 100: max */
-		} m[] = { { "mean", 0 }, { "p99", 99 }, { "max", 100 } };
+		static const char *const name[] = {"mean", "p99", "max"};
 		bool all = true;
 
 		for (int i = 0; i < n; i++)
-			all = all && rs[i]->op[op].h.count;
+			all = all && rs[i].count[op];
 		if (!all || !op_is_timed(op))
 			continue;
-		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-			if (m[k].p == 99 && !rs[0]->has_bins)
+		for (int k = 0; k < 3; k++) {
+			if (k == 1 && !rs[0].has_bins)
 				continue;
-			for (int i = 0; i < n; i++) {
-				const struct hist *h = &rs[i]->op[op].h;
-
-				v[i] = m[k].p == 0 ? hist_mean(h) / 1e6
-				       : ms(hist_value_at(h, m[k].p));
-			}
+			for (int i = 0; i < n; i++)
+				v[i] = k == 0	? rs[i].mean_ms[op]
+				       : k == 1 ? rs[i].p99_ms[op]
+						: rs[i].max_ms[op];
 			snprintf(label, sizeof(label), "%s: %s ms",
-				 op_info[op].label, m[k].name);
+				 op_info[op].label, name[k]);
 			spread_row(f, label, v, n);
 		}
 	}

@@ -6,11 +6,14 @@
 #ifndef DBNG_REPORT_TEXT_H
 #define DBNG_REPORT_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-struct config;
+#include "config.h"
+#include "ops.h"
+
 struct result;
 
 #define REPORT_MAX_PCTS 16
@@ -68,11 +71,31 @@ void report_text_run(FILE *f, const struct result *r,
 void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms);
 
 /*
+ * What the spread of --runs needs of one run: kept in place of the run's
+ * result, so that the memory of --runs N does not grow with N (a result
+ * holds its histograms and its series, a megabyte or more).
+ */
+struct spread_run {
+	struct config cfg; /* the run's (with its strings borrowed) */
+	double throughput, max_latency_ms;
+	bool has_bins;
+	bool paced; /* resp.valid: a paced run's response times */
+	uint64_t count[OP_NR];
+	double mean_ms[OP_NR], p99_ms[OP_NR], max_ms[OP_NR];
+	uint64_t resp_count[OP_NR];
+	double resp_p99_ms[OP_NR], resp_max_ms[OP_NR];
+	uint64_t late[OP_NR];
+};
+
+/* report_spread_take - what report_spread() needs of @r into @s */
+void report_spread_take(struct spread_run *s, const struct result *r);
+
+/*
  * report_spread - after --runs, when every run went well: per metric the
  * median, min and max over the @n runs and the coefficient of variation,
  * then the one dbench table and Throughput line of the output, each
  * figure the median over the runs (so the last lines are still dbench's).
  */
-void report_spread(FILE *f, struct result *const *rs, int n);
+void report_spread(FILE *f, const struct spread_run *rs, int n);
 
 #endif

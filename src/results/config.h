@@ -52,6 +52,7 @@ X(backend,        STR,  "-B",                    "backend",             "backend
 X(backend_version, INT, "",                      NULL,                  "backend_version",     0, 1000000000, "Backend version",     "",   CF_DERIVED | CF_OPTIONAL | CF_ZERO_NA) /* the backend's own */ \
 X(backend_opts,   STR,  "-o",                    NULL,                  "backend_options",     0, 0,          "Backend options",     "",   CF_DERIVED | CF_OPTIONAL | CF_NULL_NO) /* backend_options_text(), NULL if none */ \
 X(paths,          STR,  "--paths",               "paths",               "paths",               0, 0,          "Paths",               "",   CF_OPTIONAL | CF_NULL_NA) /* "full" or "dirfd"; NULL (older results): dirfd */ \
+X(allow_races,    BOOL, "--allow-symlink-races", "allow-symlink-races", "allow_symlink_races", 0, 0,          "Symlink races allowed", "", CF_OPTIONAL) /* full without a mount namespace */ \
 X(target_rate,    DBL,  "-R",                    "target-rate",         "target_rate_mbps",    0, 0,          "Target rate",         " MB/s per client", CF_ZERO_OFF) /* 0 = off */ \
 X(sync_open,      BOOL, "-s",                    "sync",                "sync_open",           0, 0,          "Sync open",           "",   0) \
 X(sync_dirs,      BOOL, "-S",                    "sync-dir",            "sync_dirs",           0, 0,          "Sync directories",    "",   0) \

@@ -159,21 +159,60 @@ static int mi_copy(const struct mi_line *ml, struct env_mount *out)
 	return 0;
 }
 
+/* The mountinfo of the namespace the run was started in (see
+ * env_keep_mountinfo()), or NULL: the current one is read */
+static char *kept_mi;
+static size_t kept_mi_len;
+
+void env_keep_mountinfo(void)
+{
+	char buf[8192];
+	FILE *f, *m;
+	size_t n;
+
+	if (kept_mi)
+		return;
+	f = fopen(MOUNTINFO, "re");
+	if (!f)
+		return;
+	m = open_memstream(&kept_mi, &kept_mi_len);
+	if (m) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, m);
+		if (ferror(f) | fclose(m)) {
+			free(kept_mi);
+			kept_mi = NULL;
+		}
+	}
+	fclose(f);
+}
+
+static int lookup_in(FILE *f, const char *real_path, const dev_t *dev,
+		     struct env_mount *out);
+
 int env_mount_lookup_dev(const char *mountinfo_path, const char *real_path,
 			 const dev_t *dev, struct env_mount *out)
+{
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	f = fopen(mountinfo_path, "re");
+	if (!f)
+		return -errno;
+	return lookup_in(f, real_path, dev, out);
+}
+
+/* env_mount_lookup_dev() on the open mountinfo @f, which it closes */
+static int lookup_in(FILE *f, const char *real_path, const dev_t *dev,
+		     struct env_mount *out)
 {
 	struct mi_pick by_path = {0}, by_dev = {0}, *pick;
 	struct mi_line ml;
 	char *line = NULL;
 	size_t cap = 0, score;
 	bool dev_ok, keep;
-	FILE *f;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	f = fopen(mountinfo_path, "re");
-	if (!f)
-		return -errno;
 	while (getline(&line, &cap, f) >= 0) {
 		if (mi_parse(line, &ml))
 			continue;
@@ -346,9 +385,17 @@ static void capture_fs(struct result_env *env)
 		env->fs_free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	}
 	have_dev = !stat(env->dir_real, &st);
-	if (env_mount_lookup_dev(MOUNTINFO, env->dir_real,
-				 have_dev ? &st.st_dev : NULL, &m))
+	if (kept_mi) { /* the user's view, not the run's own bind of DIR */
+		FILE *f = fmemopen(kept_mi, kept_mi_len, "r");
+
+		memset(&m, 0, sizeof(m));
+		if (!f || lookup_in(f, env->dir_real,
+				    have_dev ? &st.st_dev : NULL, &m))
+			return;
+	} else if (env_mount_lookup_dev(MOUNTINFO, env->dir_real,
+					have_dev ? &st.st_dev : NULL, &m)) {
 		return;
+	}
 	env->fs_type = m.fs_type;
 	env->fs_device = m.source;
 	env->fs_mount_point = m.mount_point;

@@ -38,6 +38,15 @@ int env_capture(struct result_env *env, const char *dir, char *err,
  * loadfile_sha256[] arrays (nloadfiles entries each) included, and zero
  * it.  Safe on a zeroed or already freed @env.
  */
+/*
+ * env_keep_mountinfo - remember this process's mounts as they are now:
+ * env_capture() then describes -D's filesystem from them, as the user
+ * sees it, also after the run moved into a mount namespace of its own
+ * (docs/safety.md) whose bind of DIR would be found instead.  Once; a
+ * failure leaves the current mounts read.
+ */
+void env_keep_mountinfo(void);
+
 void env_free(struct result_env *env);
 
 #endif

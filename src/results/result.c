@@ -66,6 +66,30 @@ bool resp_pacing_parse(const char *s, enum resp_pacing *out)
 	return false;
 }
 
+static const char *const foreign_name[] = {
+#define X(id, name) [id] = name,
+	FOREIGN_METHOD_LIST(X)
+#undef X
+};
+
+#define NFOREIGN (sizeof(foreign_name) / sizeof(foreign_name[0]))
+
+const char *foreign_method_name(int m)
+{
+	return m >= 0 && (size_t)m < NFOREIGN ? foreign_name[m] : "none";
+}
+
+bool foreign_method_parse(const char *s, int *out)
+{
+	for (size_t i = 0; s && i < NFOREIGN; i++) {
+		if (!strcmp(s, foreign_name[i])) {
+			*out = (int)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 struct result *result_new(void)
 {
 	struct result *r = calloc(1, sizeof(*r));
@@ -93,6 +117,91 @@ void result_stall_free(struct result_stall *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* a string of @src into @dst: false when out of memory */
+static bool dup_ok(char **dst, const char *src)
+{
+	*dst = dup_or_null(src);
+	return *dst || !src;
+}
+
+int result_stall_copy(struct result_stall *dst, const struct result_stall *src)
+{
+	bool ok = true;
+
+	*dst = *src;
+	dst->file = dst->path = dst->start_time = dst->host = NULL;
+	dst->nsamples = 0;
+	memset(&dst->offcpu, 0, sizeof(dst->offcpu));
+	ok = dup_ok(&dst->file, src->file) && dup_ok(&dst->path, src->path) &&
+	     dup_ok(&dst->start_time, src->start_time) &&
+	     dup_ok(&dst->host, src->host);
+	for (int i = 0; ok && i < src->nsamples; i++) {
+		dst->samples[i] = src->samples[i];
+		dst->samples[i].wchan = dst->samples[i].stack = NULL;
+		dst->nsamples = i + 1;
+		ok = dup_ok(&dst->samples[i].wchan, src->samples[i].wchan) &&
+		     dup_ok(&dst->samples[i].stack, src->samples[i].stack);
+	}
+	if (ok && !result_offcpu_copy(&dst->offcpu, &src->offcpu))
+		return 0;
+	result_stall_free(dst);
+	return -1;
+}
+
+int result_stalls_copy(struct result_stalls *dst,
+		       const struct result_stalls *src)
+{
+	struct result_offcpu_run *o = &dst->offcpu;
+	bool ok;
+
+	*dst = *src;
+	dst->nevents = dst->nfolded = 0;
+	dst->note = NULL;
+	o->method = o->method_note = o->irq_method = NULL;
+	o->npairs = 0;
+	ok = dup_ok(&dst->note, src->note) &&
+	     dup_ok(&o->method, src->offcpu.method) &&
+	     dup_ok(&o->method_note, src->offcpu.method_note) &&
+	     dup_ok(&o->irq_method, src->offcpu.irq_method);
+	for (int i = 0; ok && i < src->nevents; i++) {
+		ok = !result_stall_copy(&dst->events[i], &src->events[i]);
+		dst->nevents += ok;
+	}
+	for (int i = 0; ok && i < src->nfolded; i++) {
+		dst->folded[i].count = src->folded[i].count;
+		ok = dup_ok(&dst->folded[i].stack, src->folded[i].stack);
+		dst->nfolded += ok;
+	}
+	for (int i = 0; ok && i < src->offcpu.npairs; i++) {
+		const struct result_wait_pair *a = &src->offcpu.pairs[i];
+		struct result_wait_pair *b = &o->pairs[i];
+
+		*b = *a;
+		b->stack = b->waker_comm = b->waker_stack = NULL;
+		o->npairs = i + 1;
+		ok = dup_ok(&b->stack, a->stack) &&
+		     dup_ok(&b->waker_comm, a->waker_comm) &&
+		     dup_ok(&b->waker_stack, a->waker_stack);
+	}
+	return ok ? 0 : -1;
+}
+
+void result_stalls_free(struct result_stalls *st)
+{
+	for (int i = 0; i < st->nevents; i++)
+		result_stall_free(&st->events[i]);
+	for (int i = 0; i < st->nfolded; i++)
+		free(st->folded[i].stack);
+	free(st->note);
+	result_offcpu_run_free(&st->offcpu);
+	memset(st, 0, sizeof(*st));
+}
+
 void result_free(struct result *r)
 {
 	if (!r)
@@ -117,12 +226,8 @@ void result_free(struct result *r)
 	for (int i = 0; i < r->nwarn_msgs; i++)
 		free(r->warn_msgs[i]);
 	free(r->points);
-	for (int i = 0; i < r->stalls.nevents; i++)
-		result_stall_free(&r->stalls.events[i]);
-	for (int i = 0; i < r->stalls.nfolded; i++)
-		free(r->stalls.folded[i].stack);
-	free(r->stalls.note);
-	result_offcpu_run_free(&r->stalls.offcpu);
+	result_stalls_free(&r->stalls);
+	free(r->foreign.note);
 	for (int i = 0; i < r->nhosts; i++)
 		free(r->hosts[i].name);
 	free(r->hosts);
@@ -157,10 +262,20 @@ static void merge_points(struct result_point *a, const struct result_point *b)
 
 int result_add_point(struct result *r, const struct result_point *p)
 {
-	if (!r->points) {
-		r->points = calloc(RESULT_MAX_POINTS, sizeof(*r->points));
-		if (!r->points)
+	/* room for one more, the array doubling as the series grows: a
+	 * short run does not take (and calloc zero) the whole bound of the
+	 * series, a megabyte of memory per thousand points */
+	if (r->npoints == r->points_cap && r->points_cap < RESULT_MAX_POINTS) {
+		uint32_t cap = r->points_cap ? 2 * r->points_cap : 64;
+		struct result_point *np;
+
+		if (cap > RESULT_MAX_POINTS)
+			cap = RESULT_MAX_POINTS;
+		np = realloc(r->points, cap * sizeof(*np));
+		if (!np)
 			return -1;
+		r->points = np;
+		r->points_cap = cap;
 	}
 	if (r->npoints == RESULT_MAX_POINTS) {
 		/* full: halve the resolution, merging neighbours */

@@ -23,11 +23,14 @@
 
 /* How a run ended, and its name in the JSON result and the HTML page:
  * ok, interrupted (stopped by a signal: partial results), failed (a
- * client failed: see errors[]). */
+ * client failed: see errors[]), running (a checkpoint written during the
+ * run: what it measured up to covers_s, partial results; the run was
+ * still running, or was killed before its end). */
 #define RESULT_STATUS_LIST(X)                                                 \
 	X(RESULT_OK, "ok")                                                    \
 	X(RESULT_INTERRUPTED, "interrupted")                                  \
-	X(RESULT_FAILED, "failed")
+	X(RESULT_FAILED, "failed")                                            \
+	X(RESULT_RUNNING, "running")
 
 enum result_status {
 #define X(id, name) id,
@@ -57,6 +60,11 @@ struct result_op {
 	 * counted, never timed, so not in h; and why, or NULL */
 	uint64_t not_run;
 	char *not_run_why;
+	/* each call's latency minus the foreign CPU wait inside it (BPF,
+	 * struct result_foreign), ns, binned as h; own.count == 0: not
+	 * measured.  foreign_ns: that wait summed over the op's calls. */
+	struct hist own;
+	uint64_t foreign_ns;
 };
 
 /* One client, for --per-client-results. */
@@ -264,6 +272,53 @@ static inline bool result_disturbed(const struct result_disturb *d)
 			    d->steal_pct >= DISTURB_STEAL_PCT);
 }
 
+/* How the clients' wait for a CPU held by other programs was measured
+ * (engine/foreign.c, docs/regressions.md "Own latency"), and the names of
+ * the JSON result's "foreign.method". */
+#define FOREIGN_METHOD_LIST(X)                                                \
+	X(FOREIGN_NONE, "none")           /* not measured */                  \
+	X(FOREIGN_BPF, "bpf")             /* per op: own latencies */         \
+	X(FOREIGN_SCHEDSTAT, "schedstat") /* per run: run-queue wait only */
+
+enum foreign_method {
+#define X(id, name) id,
+	FOREIGN_METHOD_LIST(X)
+#undef X
+};
+
+/* foreign_method_name - "none", "bpf", "schedstat" */
+const char *foreign_method_name(int m);
+
+/* foreign_method_parse - the method named @s into @out; false: no such */
+bool foreign_method_parse(const char *s, int *out);
+
+#define FOREIGN_MAX_HOLDERS 4
+
+/* A program outside the run that held a CPU a client waited for. */
+struct result_foreign_holder {
+	char comm[16];
+	uint64_t ns;		/* the clients' wait it caused */
+};
+
+/*
+ * The clients' wait for a CPU over the measured phase.  "Foreign" is the
+ * part of their run-queue wait during which a process outside the run
+ * held that CPU: not a client, not this run's parent, not a kernel
+ * thread (their work for the filesystem is the kernel's cost and stays
+ * in every figure).  A result without it (older files, a dbench log)
+ * has method FOREIGN_NONE and zeros.
+ */
+struct result_foreign {
+	int method;		/* enum foreign_method */
+	char *note;		/* why not BPF, or NULL */
+	uint64_t wait_ns;	/* foreign wait, all clients (BPF) */
+	uint64_t runq_ns;	/* all run-queue wait, all clients */
+	double own_mbps;	/* bytes over (measured time - the clients'
+				   mean foreign wait), MB/s; 0 unknown */
+	int nholders;		/* who held the CPU, most first */
+	struct result_foreign_holder holders[FOREIGN_MAX_HOLDERS];
+};
+
 /* How a paced run was paced: its ops' intended starts (docs/design.md
  * §5), and the names of the JSON result. */
 #define RESP_PACING_LIST(X)                                                   \
@@ -328,6 +383,8 @@ struct result {
 	/* how it ended */
 	enum result_status status;
 	int signal;		/* RESULT_INTERRUPTED: which */
+	double covers_s;	/* RESULT_RUNNING: its series ends here, s
+				   after the release */
 	int nerrors;
 	char *errors[RESULT_MAX_MSGS];	/* fatal messages */
 
@@ -350,6 +407,9 @@ struct result {
 	/* what else the machine did meanwhile (disturb.c) */
 	struct result_disturb disturb;
 
+	/* the clients' wait for CPUs other programs held (foreign.c) */
+	struct result_foreign foreign;
+
 	/* response times of a paced run */
 	struct result_resp resp;
 
@@ -361,16 +421,43 @@ struct result {
 	 * neighbours are merged and the interval doubles */
 	double interval_s;
 	uint32_t npoints;
+	uint32_t points_cap;	/* allocated: grows by doubling, up to
+				   RESULT_MAX_POINTS */
 	struct result_point *points;
 };
 
 #define RESULT_MAX_POINTS 4096
+
+/* result_has_own - @r carries own latencies (BPF measured the foreign
+ * wait of its ops): compare and check may decide on them */
+static inline bool result_has_own(const struct result *r)
+{
+	if (r->foreign.method != FOREIGN_BPF)
+		return false;
+	for (int i = 0; i < OP_NR; i++) {
+		if (r->op[i].own.count > 0)
+			return true;
+	}
+	return false;
+}
 
 /* result_new - an empty result (zeroed, max_client -1); NULL on ENOMEM */
 struct result *result_new(void);
 
 /* result_stall_free - release what @ev owns (not @ev itself) */
 void result_stall_free(struct result_stall *ev);
+
+/* result_stall_copy - @dst as @src with strings of its own; 0, or -1
+ * (out of memory: @dst owns nothing) */
+int result_stall_copy(struct result_stall *dst, const struct result_stall *src);
+
+/* result_stalls_copy - @dst (empty) as @src, deep; 0, or -1 (out of
+ * memory: what @dst holds is still released by result_stalls_free) */
+int result_stalls_copy(struct result_stalls *dst,
+		       const struct result_stalls *src);
+
+/* result_stalls_free - release what @st owns and empty it */
+void result_stalls_free(struct result_stalls *st);
 
 /* result_free - release @r and everything it owns */
 void result_free(struct result *r);

@@ -38,6 +38,17 @@ int result_dump_json(struct json_t *doc, const char *path, char *err,
 		     size_t errlen);
 
 /*
+ * result_json_doc - @r as the jansson document of its JSON file, its
+ * config's "json" @path; NULL when out of memory.  result_json_emit -
+ * write such a document to @f as the file has it (a file_emit_fn of
+ * file_replace.h).  For the checkpoints of a run, which build the
+ * document from a snapshot and write it later.
+ */
+#include <stdio.h>
+struct json_t *result_json_doc(const struct result *r, const char *path);
+int result_json_emit(FILE *f, const void *doc);
+
+/*
  * result_json_text - @r as one line of JSON text (malloc'd, *@len
  * bytes), its config's "json" @path (NULL: none); NULL when out of
  * memory.  What a host of a run across hosts sends to rank 0, which

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "result_foreign.h"
 
 struct reader {
 	const char *name;
@@ -283,8 +284,9 @@ static void read_hist(struct reader *rd, json_t *lat, const char *key, int op,
 		n += (uint64_t)json_integer_value(c);
 	}
 	if (has_bins && n + h->overflow != h->count)
-		rerr(rd, "ops[%s]%s: the bins hold %llu values, count is %llu",
-		     op_info[op].label, strcmp(key, "lat_ns") ? ".resp_ns" : "",
+		rerr(rd, "ops[%s]%s%s: the bins hold %llu values, count is "
+		     "%llu", op_info[op].label, strcmp(key, "lat_ns") ? "." : "",
+		     strcmp(key, "lat_ns") ? key : "",
 		     (unsigned long long)(n + h->overflow),
 		     (unsigned long long)h->count);
 }
@@ -310,6 +312,25 @@ static void read_resp_op(struct reader *rd, json_t *o, struct result *r,
 	rr->late[op] = get_u64(rd, rt, w, "late_starts");
 	rr->late_max_ns[op] = get_u64(rd, rt, w, "late_max_ns");
 	read_hist(rd, rt, "resp_ns", op, &rr->h[op], true);
+}
+
+/* An op's own latencies and foreign wait (BPF): optional, absent in
+ * older results and in runs without the accounting */
+static void read_own_op(struct reader *rd, json_t *o, struct result_op *ro,
+			int op)
+{
+	json_t *ow = json_object_get(o, "own");
+
+	if (json_object_get(o, "foreign_ns"))
+		ro->foreign_ns = get_u64(rd, o, "ops[].", "foreign_ns");
+	if (!ow)
+		return;
+	if (!json_is_object(ow)) {
+		rerr(rd, "ops[%s].own: not an object", op_info[op].label);
+		return;
+	}
+	ro->own.count = get_u64(rd, ow, "ops[].own.", "count");
+	read_hist(rd, ow, "own", op, &ro->own, true);
 }
 
 static void read_op(struct reader *rd, json_t *o, struct result *r)
@@ -344,6 +365,7 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 	if (rd->failed)
 		return;
 	read_resp_op(rd, o, r, op);
+	read_own_op(rd, o, ro, op);
 	mx = json_object_get(o, "max_op");
 	if (json_is_object(mx)) {
 		json_t *v = json_object_get(mx, "client");
@@ -574,6 +596,26 @@ static int get_ctx(struct reader *rd, json_t *o, const char *where)
 	return c;
 }
 
+/* Who held the CPU a stalled op waited for; optional */
+static void read_holder(struct reader *rd, json_t *h, struct result_offcpu *oc)
+{
+	const char *c = json_string_value(json_object_get(h, "comm"));
+	int k = holder_kind_parse(json_string_value(json_object_get(h,
+								     "kind")));
+
+	if (!h)
+		return;
+	if (!c || k < 0) {
+		rerr(rd, "field 'stalls.events[].offcpu.holder' is not "
+			 "{comm, ms, kind}");
+		return;
+	}
+	snprintf(oc->holder, sizeof(oc->holder), "%s", c);
+	oc->holder_ms = get_figure(rd, h, "stalls.events[].offcpu.holder.",
+				   "ms");
+	oc->holder_kind = k;
+}
+
 /* Why a stalled op waited (BPF); absent or null without the tracing */
 static void read_offcpu(struct reader *rd, json_t *o, struct result_offcpu *oc)
 {
@@ -589,6 +631,7 @@ static void read_offcpu(struct reader *rd, json_t *o, struct result_offcpu *oc)
 	oc->sleeps = (uint32_t)get_int(rd, o, w, "sleeps", 0, INT32_MAX);
 	oc->preempted = (uint32_t)get_int(rd, o, w, "preempted", 0, INT32_MAX);
 	oc->partial = get_bool(rd, o, w, "partial");
+	read_holder(rd, json_object_get(o, "holder"), oc);
 	json_array_foreach(get(rd, o, w, "waits", JSON_ARRAY), i, x) {
 		struct result_wait *v;
 		const char *st;
@@ -821,8 +864,8 @@ static void read_hosts(struct reader *rd, json_t *a, struct result *r)
 		h->clients = get_int(rd, x, w, "clients", 0, INT32_MAX);
 		st = json_string_value(json_object_get(x, "status"));
 		if (!result_status_parse(st, &h->status))
-			rerr(rd, "hosts[%zu].status is not ok, interrupted or "
-			     "failed", i);
+			rerr(rd, "hosts[%zu].status is not ok, interrupted, "
+			     "failed or running", i);
 		h->throughput = get_num(rd, x, w, "throughput_mbps");
 		h->release_ms = get_num(rd, x, w, "release_ms");
 		h->release_err_ms = get_num(rd, x, w, "release_err_ms");
@@ -854,6 +897,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	json_t *doc, *sum, *ops, *cfg, *v;
 	struct result *r;
 	const char *st;
+	char msg[200];
 	size_t i;
 	int fv;
 
@@ -885,11 +929,14 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	}
 	st = json_string_value(json_object_get(doc, "status"));
 	if (!result_status_parse(st, &r->status)) {
-		rerr(&rd, "field 'status' is not ok, interrupted or failed");
+		rerr(&rd, "field 'status' is not ok, interrupted, failed or "
+		     "running");
 		goto fail;
 	}
 	v = json_object_get(doc, "signal");
 	r->signal = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	if (r->status == RESULT_RUNNING) /* a checkpoint */
+		r->covers_s = get_num(&rd, doc, "", "covers_s");
 	r->nerrors = get_strings(&rd, doc, "errors", r->errors,
 				 RESULT_MAX_MSGS);
 	cfg = get(&rd, doc, "", "config", JSON_OBJECT);
@@ -922,6 +969,9 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	read_stalls(&rd, json_object_get(doc, "stalls"), r);
 	read_disturb(&rd, json_object_get(doc, "disturbance"), r);
 	read_hosts(&rd, json_object_get(doc, "hosts"), r);
+	if (!rd.failed && result_foreign_read(json_object_get(doc, "foreign"),
+					      &r->foreign, msg, sizeof(msg)))
+		rerr(&rd, "%s", msg);
 	old_stall_threshold(cfg, r);
 	if (rd.failed)
 		goto fail;

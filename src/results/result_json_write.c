@@ -18,6 +18,7 @@
 #include "file_replace.h"
 #include "percentiles.h"
 #include "result.h"
+#include "result_foreign.h"
 #include "stock.h"
 
 static const double json_pcts[] = { PCT_STORED };
@@ -172,6 +173,14 @@ static json_t *op_json(const struct result *r, int i)
 		set(o, "not_executed_reason", str_or_null(ro->not_run_why));
 	}
 	set(o, "lat_ns", hist_json(r, h));
+	if (ro->own.count) { /* optional: own latencies (BPF) */
+		json_t *ow = hist_json(r, &ro->own);
+
+		set(ow, "count", u64(ro->own.count));
+		set(o, "own", ow);
+	}
+	if (r->foreign.method != FOREIGN_NONE)
+		set(o, "foreign_ns", u64(ro->foreign_ns));
 	if (r->resp.valid && r->resp.h[i].count) {
 		json_t *rt = hist_json(r, &r->resp.h[i]);
 
@@ -368,6 +377,11 @@ static json_t *offcpu_json(const struct result_offcpu *oc)
 	set(o, "sleeps", json_integer(oc->sleeps));
 	set(o, "preempted", json_integer(oc->preempted));
 	set(o, "partial", json_boolean(oc->partial));
+	if (oc->holder[0]) /* optional: who held the CPU it waited for */
+		set(o, "holder",
+		    json_pack("{s:s, s:f, s:s}", "comm", oc->holder, "ms",
+			      oc->holder_ms, "kind",
+			      holder_kind_name(oc->holder_kind)));
 	for (int i = 0; i < oc->nwaits; i++)
 		json_array_append_new(w, wait_json(&oc->waits[i]));
 	set(o, "waits", w);
@@ -570,6 +584,8 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "command_line", strings(r->argv, r->argc));
 	set(o, "status", json_string(result_status_name(r->status)));
 	set(o, "signal", r->signal ? json_integer(r->signal) : json_null());
+	if (r->status == RESULT_RUNNING) /* a checkpoint: what it covers */
+		set(o, "covers_s", json_real(r->covers_s));
 	set(o, "errors", strings(r->errors, r->nerrors));
 	set(o, "config", config_json(&r->cfg, path));
 	set(o, "environment", env_json(&r->env));
@@ -598,6 +614,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "time_series", series_json(r));
 	set(o, "stalls", stalls_json(&r->stalls));
 	set(o, "disturbance", disturb_json(&r->disturb));
+	set(o, "foreign", result_foreign_json(&r->foreign));
 	if (r->resp.valid)
 		set(o, "response", resp_json(&r->resp));
 	if (r->nhosts)
@@ -661,4 +678,14 @@ char *result_json_text(const struct result *r, const char *path, size_t *len)
 	if (text)
 		*len = strlen(text);
 	return text;
+}
+
+json_t *result_json_doc(const struct result *r, const char *path)
+{
+	return result_json(r, path);
+}
+
+int result_json_emit(FILE *f, const void *doc)
+{
+	return emit_json(f, doc);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result_foreign.h"
 #include "stats.h"
 
 void result_set_stats(struct result *r, const struct stats *st)
@@ -22,6 +23,8 @@ void result_set_stats(struct result *r, const struct stats *st)
 		r->op[o].errors = st->errors[o];
 		r->op[o].bytes = st->bytes[o];
 		r->op[o].not_run = st->not_run[o];
+		r->op[o].own = st->own[o]; /* empty without BPF */
+		r->op[o].foreign_ns = st->foreign_ns[o];
 		/* shown only where a host was paced (result_merge_host) */
 		r->resp.h[o] = st->resp[o];
 		r->resp.late[o] = st->late[o];
@@ -70,18 +73,11 @@ static char *dup_or_null(const char *s)
 static int copy_event(struct result_stall *dst, const struct result_stall *src,
 		      const char *name, int rank)
 {
-	*dst = *src;
-	dst->file = dup_or_null(src->file);
-	dst->path = dup_or_null(src->path);
-	dst->start_time = dup_or_null(src->start_time);
+	if (result_stall_copy(dst, src))
+		return -1;
+	free(dst->host);
 	dst->host = strdup(name);
 	dst->rank = rank;
-	for (int i = 0; i < src->nsamples; i++) {
-		dst->samples[i].wchan = dup_or_null(src->samples[i].wchan);
-		dst->samples[i].stack = dup_or_null(src->samples[i].stack);
-	}
-	if (result_offcpu_copy(&dst->offcpu, &src->offcpu))
-		return -1;
 	return dst->host ? 0 : -1;
 }
 
@@ -265,6 +261,8 @@ int result_merge_host(struct result *run, const struct result *h,
 	if (merge_stalls(&run->stalls, &h->stalls, name, rank))
 		return -1;
 	merge_disturb(&run->disturb, &h->disturb);
+	if (result_foreign_merge(&run->foreign, &h->foreign))
+		return -1;
 	host_row(row, h, rank, first_client);
 	row->release_ms = release_ms;
 	row->release_err_ms = release_err_ms;

@@ -21,6 +21,22 @@ static const char *const kind_names[] = {
 #undef X
 };
 
+static const char *const holder_names[] = {
+#define X(id, name) name,
+	HOLDER_KIND_LIST(X)
+#undef X
+};
+
+/* the index of @s in @names[n], or -1 */
+static int find(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; s && i < n; i++) {
+		if (!strcmp(s, names[i]))
+			return i;
+	}
+	return -1;
+}
+
 const char *waker_ctx_name(int ctx)
 {
 	return ctx >= 0 && ctx < WAKER_CTX_NR ? ctx_names[ctx] : "unknown";
@@ -28,11 +44,7 @@ const char *waker_ctx_name(int ctx)
 
 int waker_ctx_parse(const char *s)
 {
-	for (int i = 0; s && i < WAKER_CTX_NR; i++) {
-		if (!strcmp(s, ctx_names[i]))
-			return i;
-	}
-	return -1;
+	return find(ctx_names, WAKER_CTX_NR, s);
 }
 
 const char *wait_kind_name(int kind)
@@ -42,11 +54,18 @@ const char *wait_kind_name(int kind)
 
 int wait_kind_parse(const char *s)
 {
-	for (int i = 0; s && i < WAIT_KIND_NR; i++) {
-		if (!strcmp(s, kind_names[i]))
-			return i;
-	}
-	return -1;
+	return find(kind_names, WAIT_KIND_NR, s);
+}
+
+const char *holder_kind_name(int kind)
+{
+	return kind >= 0 && kind < HOLDER_KIND_NR ? holder_names[kind]
+						  : "other";
+}
+
+int holder_kind_parse(const char *s)
+{
+	return find(holder_names, HOLDER_KIND_NR, s);
 }
 
 void result_offcpu_free(struct result_offcpu *o)

@@ -49,6 +49,24 @@ struct result_wait {
 
 #define STALL_MAX_WAITS 8 /* sleeps kept per event, the longest */
 
+/* What held the CPU a stalled op waited for, and its JSON name. */
+#define HOLDER_KIND_LIST(X)                \
+	X(HOLDER_OTHER, "other")           \
+	X(HOLDER_KTHREAD, "kernel_thread") \
+	X(HOLDER_CLIENT, "client")         \
+	X(HOLDER_PARENT, "parent")
+
+enum holder_kind {
+#define X(id, name) id,
+	HOLDER_KIND_LIST(X)
+#undef X
+		HOLDER_KIND_NR
+};
+
+/* holder_kind_name - "other", ...; holder_kind_parse - back, or -1 */
+const char *holder_kind_name(int kind);
+int holder_kind_parse(const char *s);
+
 /* The off-CPU time of one stalled op (valid: traced with BPF). */
 struct result_offcpu {
 	bool valid;
@@ -59,6 +77,12 @@ struct result_offcpu {
 	uint32_t preempted;
 	bool partial; /* intervals were lost meanwhile: the figures
 			 are lower bounds */
+	/* who held the CPU for most of its runnable time (the task that
+	 * ran just before it came back; holder[0] 0: unknown), how long,
+	 * and what it was */
+	char holder[16];
+	double holder_ms;
+	int holder_kind; /* enum holder_kind */
 	int nwaits;   /* its longest sleeps, longest first */
 	struct result_wait waits[STALL_MAX_WAITS];
 };

@@ -22,9 +22,34 @@ void stats_reset(struct stats *st)
 		}
 		st->nresp = 0;
 	}
+	if (st->nown) {
+		for (int i = 0; i < OP_NR; i++) {
+			st->foreign_ns[i] = 0;
+			if (st->own[i].count)
+				hist_init(&st->own[i]);
+		}
+		st->nown = 0;
+	}
+}
+
+/* the own latencies of @src into @dst (stats.h: nown) */
+static void add_own(struct stats *dst, const struct stats *src)
+{
+	dst->nown += src->nown;
+	for (int i = 0; i < OP_NR; i++) {
+		dst->foreign_ns[i] += src->foreign_ns[i];
+		hist_add(&dst->own[i], &src->own[i]);
+	}
 }
 
 void stats_add(struct stats *dst, const struct stats *src)
+{
+	stats_add_series(dst, src);
+	if (src->nown)
+		add_own(dst, src);
+}
+
+void stats_add_series(struct stats *dst, const struct stats *src)
 {
 	for (int i = 0; i < OP_NR; i++) {
 		dst->errors[i] += src->errors[i];

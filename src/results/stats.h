@@ -25,6 +25,14 @@ struct stats {
 	uint64_t late[OP_NR];	  /* started more than RESP_LATE_NS late */
 	uint64_t late_max[OP_NR]; /* the largest lateness, ns */
 	struct hist resp[OP_NR];
+
+	/* With the BPF accounting of foreign CPU wait (engine/foreign.c):
+	 * per op, its latency minus that wait ("own latency") and the wait
+	 * itself.  nown counts the values: while it is 0 nothing below was
+	 * written, and the merge and the reset leave those pages alone. */
+	uint64_t nown;
+	uint64_t foreign_ns[OP_NR];
+	struct hist own[OP_NR];
 };
 
 /* An op that started more than this after its intended start is a late
@@ -38,6 +46,10 @@ void stats_reset(struct stats *st);
 
 /* stats_add - @dst += @src (exact: sums, and the max of the maxima). */
 void stats_add(struct stats *dst, const struct stats *src);
+
+/* stats_add_series - stats_add without the own latencies: what the
+ * per-second series reads (ticks.c), at no extra cost per tick */
+void stats_add_series(struct stats *dst, const struct stats *src);
 
 /*
  * stats_record_resp - a paced op @op due at @due started at @t0 and ended
@@ -61,6 +73,22 @@ static inline uint64_t stats_record_resp(struct stats *st, int op,
 		st->late_max[op] = late;
 	hist_record(&st->resp[op], r);
 	return r;
+}
+
+/*
+ * stats_record_own - a call of @op that took @d ns waited @fw ns of them
+ * for a CPU that another program held: its own latency d - fw (0 when
+ * the counters disagree) into own[op].  Returns it.
+ */
+static inline uint64_t stats_record_own(struct stats *st, int op, uint64_t d,
+					uint64_t fw)
+{
+	uint64_t own = fw < d ? d - fw : 0;
+
+	st->nown++;
+	st->foreign_ns[op] += d - own;
+	hist_record(&st->own[op], own);
+	return own;
 }
 
 #endif

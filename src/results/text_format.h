@@ -18,9 +18,10 @@
 #define TXT_TABLE      " Operation      Count    AvgLat    MaxLat"
 #define TXT_TABLE_WIDE " Operation                Count    AvgLat    MaxLat"
 
-/* what is not a result (a failed or interrupted run, each run of
- * --runs) has our table instead of dbench's, rows "NTCreateX:", and ends
- * with TXT_PARTIAL "a failed run: " (or "an interrupted run: ") or
+/* what is not a result (a failed or interrupted run, a checkpoint, each
+ * run of --runs) has our table instead of dbench's, rows "NTCreateX:", and
+ * ends with TXT_PARTIAL "a failed run: " (or "an interrupted run: ", "an
+ * unfinished run: ") or
  * TXT_RUN_FIGURES "N of M: ", then TXT_FIGURES */
 #define TXT_OPS_TABLE	" Per op         Count    AvgLat    MaxLat"
 #define TXT_PARTIAL	"Partial figures of "
@@ -33,6 +34,9 @@
 #define TXT_NOT_RUN     " Not run"	       /* then ": N lines ..." */
 #define TXT_INTERRUPTED "Interrupted by signal " /* then the number */
 #define TXT_RUN_FAILED  "Run failed "
+/* a checkpoint's (status running), then "after X s of measurement: ...",
+ * "during the warmup: ..." or "before any operation was measured" */
+#define TXT_CHECKPOINT  "Checkpoint of a run still running or killed, "
 #define TXT_HOSTS	"Hosts: " /* a run across hosts: the imbalance */
 
 /* the per-client tables of report_text.c */

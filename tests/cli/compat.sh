@@ -210,6 +210,7 @@ kinds() {
 	/^ Latency ms / { extra = 1; next }
 	/^ Stalls: [0-9]+ ops? ran longer than / { extra = 1; next }
 	/^ Per second, [A-Za-z]+: its largest latency / { extra = 1; next }
+	/^ Busy machine: / { extra = 1; next }
 	extra && /^$/ { extra = 0; next }
 	extra { next }
 	/^Running for [0-9]+ seconds with load .* and minimum warmup [0-9]+ secs$/ { k = "V" }

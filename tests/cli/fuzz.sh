@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # A short fuzzing pass (libFuzzer with ASan and UBSan): the loadfile
-# parser, the option parser, and the readers of stored results (JSON and
-# dbench text logs) get mutated inputs from the seed corpus; any crash,
+# parser, the option parser, the readers of stored results (JSON and
+# dbench text logs) and record's strace reader and writer get mutated
+# inputs from the seed corpus; any crash,
 # leak, sanitizer report or hang fails the test and names the input.
 # By default the pass is reproducible (a fixed seed and a fixed number of
 # inputs per target, about a minute in all, at most 30 s each on a slow
@@ -72,9 +73,16 @@ build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
 	"$SRC/workload/ops.c" "$SRC/workload/stock.c" "$SRC/base/file_replace.c" \
-	"$SRC/base/num.c" "$SRC/base/input.c"
+	"$SRC/base/num.c" "$SRC/base/input.c" "$SRC/base/str_clean.c" \
+	"$SRC/base/utf8.c"
+# the strace reader and the writer of record, and the parser that checks
+# what the writer makes
+build fuzz_strace record "$SRC"/record/{strace,strace_args,rec_sys,writer,writer_files,writer_names,procs,tree,lines,emit,hmap}.c \
+	"$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
+	"$SRC"/base/{sha256,num,utf8,input,str_clean}.c
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"
 RUNS=2000000 fuzz fuzz_options -close_fd_mask=3 "$ROOT/tests/fuzz/seeds/options"
 RUNS=150000 fuzz fuzz_json "$ROOT/tests/fuzz/seeds/json" "$DATA/dblog"
+RUNS=2000 fuzz fuzz_strace "$ROOT/tests/fuzz/seeds/strace"
 echo "all fuzz targets ran clean"

@@ -232,20 +232,87 @@ if [ "$(id -u)" != 0 ]; then	# root may write anywhere
 	badjson "Permission denied" --json "$TMP/ro/r.json"
 fi
 note "the temporary JSON is unnamed until it is complete"
-# (O_TMPFILE): the run's file exists from the start, yet nothing shows
-# in the directory until the end, so a parent killed with SIGKILL leaves
-# no half file (process.sh); at the end it is renamed into place
+# (O_TMPFILE): the run's file exists from the start, yet no temporary
+# name shows in the directory (only FILE itself, a checkpoint, once the
+# first tick wrote one), so a parent killed with SIGKILL leaves no half
+# file (process.sh); at the end it is renamed into place
 : >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -t 4 --warmup 0 -c "$LF" --json "$TMP/tmpf.json" -D "$D" 1 >"$TMP/out" 2>&1 &
 pid=$!
 wait_for "$TMP/out" " sec  latency "
 ls -l "/proc/$pid/fd" | grep -q "$TMP/#[0-9]* (deleted)" ||
 	fail "no unnamed temporary file open: $(ls -l /proc/$pid/fd)"
-[ -z "$(ls "$TMP" | grep tmpf)" ] || fail "a named temporary file: $(ls "$TMP")"
+[ -z "$(ls "$TMP" | grep 'tmpf\.json\.')" ] || fail "a named temporary file: $(ls "$TMP")"
 wait $pid || fail "the run failed: $(cat "$TMP/out")"
 json_ok=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["status"])' "$TMP/tmpf.json")
 [ "$json_ok" = ok ] || fail "status $json_ok"
 [ "$(ls "$TMP" | grep -c tmpf)" = 1 ] || fail "files left: $(ls "$TMP")"
 echo "ok: unnamed until complete, then renamed"
+
+note "checkpoints: the file holds the run so far while it runs"
+# the first with the first tick, one every 5 s, the last of the measured
+# phase at its end; status running and the time covered; report, the
+# page and compare say it is partial; check refuses it as a baseline;
+# the final write replaces it
+: >"$TMP/out"
+"$DBNG" -t 8 --warmup 2 -c "$LF" --json "$TMP/ck.json" -D "$D" 2 >"$TMP/out" 2>&1 &
+pid=$!
+wait_until 30 test -e "$TMP/ck.json" || fail "no checkpoint after 30 s: $(cat "$TMP/out")"
+cp "$TMP/ck.json" "$TMP/ck1.json"
+# the next one (6 s) is of the measured phase
+wait_until 30 eval "python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))[\"summary\"][\"measured_s\"] <= 0)' '$TMP/ck.json'" ||
+	fail "no checkpoint of the measured phase"
+cp "$TMP/ck.json" "$TMP/ck2.json"
+python3 - "$TMP/ck1.json" "$TMP/ck2.json" <<'PY' || fail "the checkpoints"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in a, b:
+    assert d["status"] == "running", d["status"]
+    pts = d["time_series"]["points"]
+    assert abs(d["covers_s"] - pts[-1]["t"]) < 1e-6, (d["covers_s"], pts[-1])
+    assert d["config"]["json"].endswith("/ck.json"), d["config"]["json"]
+    assert d["environment"]["kernel"], "no environment"
+    assert d["clients"] == [], "clients in a checkpoint"
+    assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
+# the first, in the warmup: its ops are the warmup's; the second covers
+# more and its ops are of the measured phase, as many as its points say
+assert a["summary"]["measured_s"] == 0 and a["covers_s"] < b["covers_s"]
+pts = [p for p in b["time_series"]["points"] if not p["warmup"]]
+for o in b["ops"]:
+    n = sum(p["ops"].get(o["name"], [0])[0] for p in pts)
+    assert o["count"] == n, (o["name"], o["count"], n)
+assert abs(b["summary"]["measured_s"] - sum(p["dur"] for p in pts)) < 1e-6
+print("ok: checkpoints of %.1f and %.1f s" % (a["covers_s"], b["covers_s"]))
+PY
+expect_rc 0 "$DBNG" report "$TMP/ck2.json" >"$TMP/rep"
+grep -q '^Checkpoint of a run still running or killed, after [0-9.]* s of measurement: partial results$' "$TMP/rep" ||
+	fail "report: $(head -3 "$TMP/rep")"
+tail -1 "$TMP/rep" | grep -q '^Partial figures of an unfinished run: ' ||
+	fail "report: $(tail -1 "$TMP/rep")"
+grep -q '^Throughput' "$TMP/rep" && fail "a checkpoint reported as a result"
+expect_rc 0 "$DBNG" report "$TMP/ck1.json" >"$TMP/rep"
+grep -q '^Checkpoint of a run still running or killed, during the warmup' "$TMP/rep" ||
+	fail "report of the warmup's: $(head -3 "$TMP/rep")"
+expect_rc 0 "$DBNG" report "$TMP/ck2.json" --html "$TMP/ck.html" >/dev/null
+grep -q 'class="banner st-running">A checkpoint' "$TMP/ck.html" ||
+	fail "the page has no banner for the checkpoint"
+wait $pid || fail "the run failed: $(cat "$TMP/out")"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["status"] == "ok" and "covers_s" not in d and
+         "checkpoint_time" not in d else d["status"])' \
+	"$TMP/ck.json" || fail "the final write did not replace the checkpoint"
+ls "$TMP" | grep -q 'ck\.json\.' && fail "a temporary file left: $(ls "$TMP")"
+"$DBNG" compare "$TMP/ck.json" -- "$TMP/ck2.json" >"$TMP/cmp" 2>&1
+grep -q "ck2.json) is a checkpoint of a run that had not ended (still running, or killed): partial figures" "$TMP/cmp" ||
+	fail "compare does not note the checkpoint: $(cat "$TMP/cmp")"
+"$DBNG" check --baseline "$TMP/ck2.json" -t 1 --warmup 0 -c "$LF" -D "$D" 1 >"$TMP/cmp" 2>&1
+rc=$?
+[ $rc = 255 ] || fail "check decided on a checkpoint (exit $rc): $(cat "$TMP/cmp")"
+grep -q "^bad input: .*ck2.json: a checkpoint of a run that had not ended" "$TMP/cmp" ||
+	fail "check: $(cat "$TMP/cmp")"
+[ ! -e "$D/clients" ] || fail "check ran a run for a checkpoint baseline"
+echo "ok: report, the page and compare say partial, check refuses it"
 
 echo "all json checks passed"

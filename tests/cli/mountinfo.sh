@@ -125,6 +125,18 @@ check "$MNT" "ext4 noatime" ext4
 case $(val fs_options) in *noatime*" | "*) ;;
 *) fail "ext4 remount: $(val fs_options)" ;;
 esac
+# a run records the filesystem as the user sees it, not the bind of DIR
+# (nosymfollow) it makes in a mount namespace of its own for --paths full
+"$DBNG" -c builtin:netbench -t 1 --warmup 0 -D "$MNT/sub" \
+	--json "$TMP/run.json" 1 >"$TMP/run.out" 2>&1 ||
+	fail "run on ext4: $(tail -5 "$TMP/run.out")"
+real=$(readlink -f "$MNT/sub")
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["environment"]["directory"]
+print(d["mount_point"] + "|" + d["mount_options"])' "$TMP/run.json")
+same "run's mount point and options" "$got" \
+	"$MNT|$(fm VFS-OPTIONS) | $(fm FS-OPTIONS)"
+echo "ok: the run's JSON: ${got%%|*} [${got#*|}]"
 unmount_fs
 
 note "btrfs"

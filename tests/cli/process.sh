@@ -3,8 +3,9 @@
 # second, naming it (partial results marked failed, also in --json);
 # SIGINT/SIGTERM stop the run, print what was measured
 # (marked interrupted), clean up and exit 130/143; when the parent dies the
-# clients exit and clean up, and no JSON is written; no orphan is ever
-# left, and nothing beside DIR/clients is touched.
+# clients exit and clean up, and the JSON file holds its last checkpoint
+# (status running); no orphan is ever left, and nothing beside DIR/clients
+# is touched.
 . "$(dirname "$0")/../lib.sh"
 
 D=$TMP/d
@@ -125,7 +126,10 @@ all_exited() {
 		[ "$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null)" = Z ] || return 1
 	done
 }
-start -t 60 --json "$TMP/pk.json" -c "$LF" -D "$D" 3
+start -t 60 --warmup 0 --json "$TMP/pk.json" -c "$LF" -D "$D" 3
+# the first checkpoint of the result comes with the first tick: the file
+# holds the run so far once it exists (issue 25)
+wait_until 30 test -e "$TMP/pk.json" || fail "no checkpoint of the JSON after 30 s"
 t0=$(date +%s%N)
 kill -KILL "$PID"
 wait "$PID" 2>/dev/null
@@ -141,11 +145,33 @@ gone $KIDS
 # the last client out removed DIR/clients, as the parent would have
 [ ! -e "$D/clients" ] ||
 	fail "orphaned clients left DIR/clients: $(ls -A "$D/clients")"
-# nobody is left to write the result: no file, not a half-written one
-[ ! -e "$TMP/pk.json" ] || fail "a JSON file from a killed parent"
+# nobody was left to write the result: the last checkpoint is, whole,
+# marked as what it is (status running, the time it covers), and report
+# says it is partial; no temporary file beside it
+python3 - "$TMP/pk.json" <<'PY' || fail "the checkpoint of a killed parent is not a partial result"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "running", d["status"]
+assert d["covers_s"] >= 1, d["covers_s"]
+assert d["summary"]["measured_s"] > 0, d["summary"]
+assert sum(o["count"] for o in d["ops"]) > 0, "no op counted"
+assert d["time_series"]["points"], "no series"
+# how far it got on the wall clock: ISO 8601 UTC, as the start time
+assert len(d["checkpoint_time"]) == len(d["start_time"]), d["checkpoint_time"]
+assert d["checkpoint_time"] >= d["start_time"], d["checkpoint_time"]
+print("ok: a checkpoint of %.1f s (%s), %d ops" % (d["covers_s"],
+      d["checkpoint_time"], sum(o["count"] for o in d["ops"])))
+PY
+expect_rc 0 "$DBNG" report "$TMP/pk.json" >"$TMP/rep"
+grep -q "^Checkpoint of a run still running or killed, after " "$TMP/rep" &&
+	tail -1 "$TMP/rep" | grep -q "^Partial figures of an unfinished run: .* 3 clients  3 procs" ||
+	fail "report does not say the checkpoint is partial: $(cat "$TMP/rep")"
+"$DBNG" compare "$TMP/pk.json" -- "$TMP/pk.json" >"$TMP/rep" 2>&1
+grep -q "pk.json) is a checkpoint of a run that had not ended (still running, or killed): partial figures" "$TMP/rep" ||
+	fail "compare does not note the checkpoint: $(cat "$TMP/rep")"
 [ -z "$(find "$TMP" -maxdepth 1 -name 'pk.json.tmp.*')" ] || fail "a temporary JSON left"
 [ "$(beside)" = "$BESIDE" ] || fail "DIR outside clients changed"
-echo "ok: clients of a killed parent exited in $ms ms and cleaned up"
+echo "ok: clients of a killed parent exited in $ms ms and cleaned up, its checkpoint left"
 
 note "a second SIGINT kills clients stuck in an op: still exit 130, results"
 # every client blocks in LockX on a lock another dbench-ng holds

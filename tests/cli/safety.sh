@@ -190,6 +190,7 @@ held() {
 	"$DBNG" --run-once -t 60 --warmup 0 -c "$lf" -D "$D" "${args[@]}" 1 \
 		>"$TMP/out" 2>"$TMP/err" &
 	dpid=$!
+	DPID=$dpid
 	wait_until 60 blocked_on "$D/clients/client0/lk" ||
 		fail "the client never reached its LockX: $(cat "$TMP/err")"
 	"$@" || fail "$*: failed"
@@ -273,7 +274,21 @@ if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null; then
 	# a mount made during the run: Deltree and the clean-up do not enter
 	# it (what is mounted stays, with the directory it is mounted on).
 	# A bind mount of the same filesystem (same st_dev: only openat2's
-	# RESOLVE_NO_XDEV tells), and without openat2 a tmpfs.
+	# RESOLVE_NO_XDEV tells), and without openat2 a tmpfs.  Made in the
+	# run's mount namespace (--paths full has one of its own, which a
+	# mount made outside reaches only where / propagates: not on a host
+	# whose / is private), kept alive after the run by a holder there
+	HOLD=
+	hold_ns() {
+		local c ns
+		c=$(pgrep -P "$DPID" | head -1)
+		ns=$(readlink /proc/"$c"/ns/mnt)
+		nsenter -t "$c" -m sleep 600 &
+		HOLD=$!
+		at_exit "kill $HOLD"
+		wait_until 10 eval '[ "$(readlink /proc/$HOLD/ns/mnt)" = "$ns" ]'
+	}
+	in_run() { nsenter -t "$HOLD" -m "$@"; }
 	cat >"$TMP/mount.load" <<'X'
 NTCreateX "\clients\client1\lk" 0x0 0x1 1 NT_STATUS_OK
 Mkdir "\clients\client1\m" *
@@ -292,18 +307,22 @@ X
 		*fallback)
 			export DBENCH_NG_NO_OPENAT2=1
 			mnt() {
-				mount -t tmpfs -o size=1m dbng-safety "$m" &&
-					cp -a "$SRC/." "$m/"
+				hold_ns
+				in_run mount -t tmpfs -o size=1m dbng-safety "$m" &&
+					in_run cp -a "$SRC/." "$m/"
 			}
 			;;
-		*) mnt() { mount --bind "$SRC" "$m"; } ;;
+		*) mnt() { hold_ns; in_run mount --bind "$SRC" "$m"; } ;;
 		esac
 		at_exit "umount -l $m"
 		held "$TMP/mount.load" --paths $paths -- mnt
-		[ "$(msnap "$m")" = "$msum" ] || fail "$mode: the mounted tree changed: $(find "$m")"
+		[ "$(in_run bash -c "$(declare -f msnap); msnap $m")" = "$msum" ] ||
+			fail "$mode: the mounted tree changed: $(in_run find "$m")"
 		grep -q "clean-up: 1 client tree left" "$TMP/err" ||
 			fail "$mode: exit $RC: $(cat "$TMP/err")"
-		umount "$m"
+		in_run umount "$m"
+		kill $HOLD
+		wait $HOLD
 		[ "$(msnap "$SRC")" = "$msum" ] || fail "$mode: the bind-mounted tree changed"
 		rm -rf "$D/clients"
 		echo "ok: $mode: a mount made mid-run kept, exit $RC: $(tail -1 "$TMP/err")"

@@ -7,13 +7,15 @@
 #  2. the parent stopped (SIGSTOP) in the execute phase and continued:
 #     the run ends, a result;
 #  3. a signal that is not one of a run's (SIGUSR1) kills the parent: its
-#     clients go, DIR/clients goes, no JSON and no temporary file;
+#     clients go, DIR/clients goes, the JSON is its last checkpoint
+#     (status running), no temporary file;
 #  4. while the report is printed to a pipe that is not read: said, the
 #     report finished once the pipe is read, exit 143; a second signal
 #     ends it at once; before, both were held until the exit, exit 0;
 #  5. while the JSON result is written (its fsync held 5 s by faultfs):
 #     said, the result finished whole, exit 143; a second signal
-#     abandons it: no JSON, exit 143 at once.  Before: exit 0.
+#     abandons it: no JSON result (at most the last checkpoint, status
+#     running), exit 143 at once.  Before: exit 0.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
 
@@ -70,14 +72,19 @@ echo "ok: $(tail -1 "$TMP/o")"
 note "3. SIGUSR1"
 bg "$DBNG" -t 60 --warmup 0 -D "$TMP/d" --no-bpf --json "$TMP/u.json" 2
 wait_for "$TMP/o" "execute   1 sec"
+# the first checkpoint, written after the tick of that line
+wait_until 30 test -e "$TMP/u.json" || fail "no checkpoint after 30 s"
 kids=$(ps -o pid= --ppid "$BG")
 kill -USR1 "$BG"
 bg_rc 138
 wait_until 20 eval '[ -z "$(ps -o pid= -p "$(echo $kids | tr " " ,)")" ]' ||
 	fail "clients left: $kids"
 wait_until 20 test ! -e "$TMP/d/clients" || fail "DIR/clients left: $(ls -R "$TMP/d")"
-[ -z "$(ls "$TMP" | grep 'u\.json')" ] || fail "a JSON file: $(ls "$TMP")"
-echo "ok: the parent died of it, its clients and their trees went"
+python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["status"] != "running")' "$TMP/u.json" ||
+	fail "the JSON is not the last checkpoint: $(head -c 300 "$TMP/u.json")"
+[ "$(ls "$TMP" | grep 'u\.json')" = u.json ] || fail "a temporary file: $(ls "$TMP")"
+echo "ok: the parent died of it, its clients and their trees went, its checkpoint left"
 
 note "4. while the report is printed to a pipe nobody reads"
 mkfifo "$TMP/fifo"
@@ -123,8 +130,12 @@ for n in 1 2; do
 		bg_rc 143
 		grep -q "again: the report and the JSON result abandoned" "$TMP/e" ||
 			fail "$(cat "$TMP/e")"
-		[ ! -e "$MNT/r.json" ] || fail "a JSON after the second signal"
-		echo "ok: a second signal abandons it: exit 143, no JSON"
+		# what is left is the last checkpoint, if one came in time
+		# (status running), never a result
+		[ ! -e "$MNT/r.json" ] || python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["status"] != "running")' "$MNT/r.json" ||
+			fail "a JSON result after the second signal"
+		echo "ok: a second signal abandons it: exit 143, no JSON result"
 		break
 	fi
 	bg_rc 143

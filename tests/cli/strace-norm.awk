@@ -9,7 +9,8 @@
 #          read()s of the loadfile; allocations: brk, mmap, munmap);
 #          fd numbers become the order of opening (F1, F2, ...);
 #          addresses, utimensat times, statfs figures and xattr values
-#          masked
+#          masked; ST_NOSYMFOLLOW in statfs's f_flags dropped (dbench-ng's
+#          clients see DIR bound nosymfollow, fileio/mountns.c)
 #   dbench "DIR/" prefixes dropped (dbench-ng names paths from DIR);
 #          statfs("DIR") is statfs(".")
 #   ng     openat2(AT_FDCWD, P, {flags=F, resolve=...}) is open(P, F);
@@ -140,8 +141,11 @@ side == "dbench" && !started && index($0, "\"" lf "\"") && /^openat\(/ {
 	}
 	gsub(/0x[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "ADDR")
 	gsub(/\[\{tv_sec=[^]]*\]/, "[TIMES]")
-	if (/^f?statv?fs\(/)
+	if (/^f?statv?fs\(/) {
 		sub(/\{f_type=.*\}, /, "{STATFS}, ")
+		# ng: DIR is bound nosymfollow in the run's mount namespace
+		sub(/\|ST_NOSYMFOLLOW/, "")
+	}
 	if (/^[lf]?[gs]etxattr\(/ && match($0, /"user\.DosAttrib", "/)) {
 		pre = substr($0, 1, RSTART + RLENGTH - 2)
 		post = substr($0, RSTART + RLENGTH - 1)

@@ -105,7 +105,8 @@ expect_rc 0 "$DBNG" --show-exec --version >/dev/null
 # version, usage errors (LKP logs "dbench --help" before the run)
 for args in --help --version "report --help" "compare --help" "check --help" \
 	"-t abc 1" "--runs 0 1" "" "report" "compare" "check" "tbench --help" \
-	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1"; do
+	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1" \
+	"record --help" "record" "record --bogus"; do
 	# shellcheck disable=SC2086
 	"$DBNG" $args >"$TMP/msg" 2>&1 </dev/null
 	! grep -n "execute\|Operation\|Throughpu\|----" "$TMP/msg" ||

@@ -148,6 +148,7 @@ struct rule {
 	long long period; /* ms; 0: not periodic */
 	long long after;  /* ms after mounting */
 	long long count;  /* at most this many injections; 0: no limit */
+	bool intr;	  /* a signal to the caller cuts the delay: EINTR */
 	char dtext[32];	  /* "delay=300", the action field of the log */
 	char etext[48];	  /* "error=ENOSPC" */
 	/* state, under rules_lock */
@@ -167,6 +168,7 @@ struct ruleset {
 struct fired {
 	long long delay;
 	int err;
+	bool intr;
 	char buf_d[32], buf_e[48];
 };
 
@@ -271,14 +273,18 @@ static void log_event(enum op op, const char *shown, const char *action,
 /*
  * Sleep @ms, in slices: libfuse joins its workers on exit without
  * cancelling them, so a long delay would hold up an unmount or SIGTERM.
+ * With @intr, in slices of 5 ms, and false as soon as the kernel says
+ * the caller was interrupted by a signal (FUSE_INTERRUPT).
  */
-static void sleep_ms(long long ms)
+static bool sleep_ms(long long ms, bool intr)
 {
 	long long end = mono_ns() + ms * NS_PER_MS, t;
 	struct timespec ts;
 
 	while (!(session && fuse_session_exited(session))) {
-		t = mono_ns() + SLICE_MS * NS_PER_MS;
+		if (intr && fuse_interrupted())
+			return false;
+		t = mono_ns() + (intr ? 5 : SLICE_MS) * NS_PER_MS;
 		if (t > end)
 			t = end;
 		ts.tv_sec = (time_t)(t / NS_PER_SEC);
@@ -289,6 +295,7 @@ static void sleep_ms(long long ms)
 		if (t == end)
 			break;
 	}
+	return true;
 }
 
 /* ---------------------------- rule parsing ----------------------------- */
@@ -347,9 +354,10 @@ static int parse_rule(const char *spec, struct rule *r, char *msg,
 		      size_t msglen)
 {
 	char *buf, *tok, *save = NULL, *val, *colon;
-	bool have_every = false, seen[6] = {false};
-	static const char *const keys[6] = {"delay",  "error", "every",
-					    "period", "after", "count"};
+	bool have_every = false, seen[7] = {false};
+	static const char *const keys[7] = {"delay", "error", "every",
+					    "period", "after", "count",
+					    "intr"};
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -399,10 +407,10 @@ static int parse_rule(const char *spec, struct rule *r, char *msg,
 			goto out;
 		}
 		*val++ = 0;
-		for (k = 0; k < 6; k++)
+		for (k = 0; k < 7; k++)
 			if (!strcmp(tok, keys[k]))
 				break;
-		if (k == 6) {
+		if (k == 7) {
 			snprintf(msg, msglen, "unknown key '%s'", tok);
 			goto out;
 		}
@@ -441,6 +449,14 @@ static int parse_rule(const char *spec, struct rule *r, char *msg,
 			if (parse_num(val, 1, &r->count))
 				goto bad;
 			break;
+		case 6: {
+			long long v;
+
+			if (parse_num(val, 0, &v) || v > 1)
+				goto bad;
+			r->intr = v;
+			break;
+		}
 		}
 		continue;
 	bad:
@@ -598,6 +614,7 @@ static int fire_set(struct ruleset *rs, enum op op, const char *p1,
 		r->fired++;
 		f[nf].delay = r->delay;
 		f[nf].err = r->err;
+		f[nf].intr = r->intr;
 		memcpy(f[nf].buf_d, r->dtext, sizeof(f[nf].buf_d));
 		memcpy(f[nf].buf_e, r->etext, sizeof(f[nf].buf_e));
 		nf++;
@@ -642,7 +659,12 @@ static int inject(enum op op, const char *path, const char *path2)
 	for (int i = 0; i < nf; i++) {
 		if (f[i].delay >= 0) {
 			log_event(op, shown, f[i].buf_d, "start", now);
-			sleep_ms(f[i].delay);
+			if (!sleep_ms(f[i].delay, f[i].intr)) {
+				/* as a filesystem that honours interrupts */
+				log_event(op, shown, f[i].buf_d, "interrupted",
+					  0);
+				return -EINTR;
+			}
 			log_event(op, shown, f[i].buf_d, "end", 0);
 		}
 		if (f[i].err && !err) {
@@ -1172,6 +1194,7 @@ static const char usage_text[] =
 	"  PATTERN    fnmatch glob on the path relative to the mount root\n"
 	"             ('*' also matches '/'), e.g. '*/~wr*.tmp'\n"
 	"  delay=MS   sleep that long, then do the operation\n"
+	"  intr=1     a signal to the caller ends the delay: EINTR\n"
 	"  error=E    fail it with errno E: a name (EIO, ENOSPC...) or a\n"
 	"             number\n"
 	"  every=N    inject on every Nth matching call (default: every)\n"

@@ -6,7 +6,8 @@
  * every other op called and timed as before.  The client runs one pass
  * (--run-once) of a small loadfile in this process against a backend of
  * this test that counts its calls; stats_add and stats_reset keep the
- * counts exact.
+ * counts exact.  With a foreign CPU wait counter (client_set_foreign)
+ * each timed op's own latency is its latency less the counter's rise.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,8 +100,9 @@ struct fix {
 };
 
 /* one pass of lf_text by client 0 against @b; the warmup ends at
- * @warm_end (DEADLINE_NEVER: none) */
-static void one_pass(struct fix *f, const struct backend *b, uint64_t warm_end)
+ * @warm_end (DEADLINE_NEVER: none); @fw: its foreign wait counter */
+static void pass_with(struct fix *f, const struct backend *b,
+		      uint64_t warm_end, const volatile uint64_t *fw)
 {
 	char err[256];
 
@@ -122,8 +124,29 @@ static void one_pass(struct fix *f, const struct backend *b, uint64_t warm_end)
 	assert_int_equal(
 		client_init(&f->cl, 0, &f->cfg, f->prog, b, &f->run, f->shm),
 		0);
+	client_set_foreign(&f->cl, fw);
 	assert_int_equal(client_loop(&f->cl, 1), 0);
 	assert_string_equal(f->shm->slot[0].err_msg, "");
+}
+
+static void one_pass(struct fix *f, const struct backend *b, uint64_t warm_end)
+{
+	pass_with(f, b, warm_end, NULL);
+}
+
+/* the foreign CPU wait a BPF program would count: WriteX below adds 1 ms
+ * of it while it sleeps 2 ms */
+static volatile uint64_t fake_foreign;
+static const struct backend *own_base;
+
+static int waited_op(struct be_client *c, const struct lf_op *op,
+		     be_handle *h)
+{
+	if (op->type == OP_WRITEX) {
+		fake_foreign += 1000000;
+		clock_sleep_until(clock_ns() + 2000000);
+	}
+	return own_base->op[op->type](c, op, h);
 }
 
 static void fix_free(struct fix *f)
@@ -188,6 +211,45 @@ static void test_not_run_phase(void **state)
 	fix_free(&f);
 }
 
+/* With the foreign counter (client_set_foreign): each timed op's own
+ * latency is its latency less the counter's rise inside it, WriteX's 1 ms
+ * exactly; Sleep and not-run ops record none.  Without: no own latency
+ * at all. */
+static void test_own(void **state)
+{
+	struct backend b = nolocks;
+	struct fix f;
+	const struct stats *st;
+
+	(void)state;
+	own_base = &nolocks;
+	for (int t = 0; t < OP_NR; t++) {
+		if (b.op[t])
+			b.op[t] = waited_op;
+	}
+	one_pass(&f, &b, DEADLINE_NEVER); /* no counter */
+	assert_int_equal(f.shm->slot[0].st.nown, 0);
+	assert_int_equal(f.shm->slot[0].st.own[OP_WRITEX].count, 0);
+	fix_free(&f);
+
+	pass_with(&f, &b, DEADLINE_NEVER, &fake_foreign);
+	st = &f.shm->slot[0].st;
+	assert_int_equal(st->nown, st->op[OP_NTCREATEX].count +
+					   st->op[OP_CLOSE].count +
+					   st->op[OP_WRITEX].count +
+					   st->op[OP_READX].count +
+					   st->op[OP_QFSINFO].count);
+	assert_int_equal(st->own[OP_WRITEX].count, 1);
+	assert_int_equal(st->foreign_ns[OP_WRITEX], 1000000);
+	assert_int_equal(st->own[OP_WRITEX].sum,
+			 st->op[OP_WRITEX].sum - 1000000);
+	assert_int_equal(st->own[OP_READX].sum, st->op[OP_READX].sum);
+	assert_int_equal(st->foreign_ns[OP_READX], 0);
+	assert_int_equal(st->own[OP_LOCKX].count, 0); /* not run */
+	assert_int_equal(st->own[OP_SLEEP].count, 0);
+	fix_free(&f);
+}
+
 /* stats_add and stats_reset keep the counts exact (the MPI merge) */
 static void test_stats(void **state)
 {
@@ -211,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_not_run),
 		cmocka_unit_test(test_not_run_phase),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -665,6 +665,30 @@ static void test_ng_failed(void **state)
 	result_free(r);
 }
 
+/* The text of a checkpoint (dbench-ng report of a file of status
+ * running) reads back as running: never a result, nor a failed run. */
+static void test_ng_checkpoint(void **state)
+{
+	static const char log[] =
+		"\nCheckpoint of a run still running or killed, after 6.0 s of "
+		"measurement: partial results\n\n"
+		" Per op         Count    AvgLat    MaxLat\n"
+		" ========================================\n"
+		" NTCreateX:     96633     0.022     4.317\n"
+		" Flush:          6768     0.763    10.775\n\n"
+		"Partial figures of an unfinished run: 530.949 MB/sec  2 "
+		"clients  2 procs  max_latency=60.785 ms\n";
+	struct result *r = parse_ok("ng-ckpt", log, sizeof(log) - 1);
+
+	(void)state;
+	assert_int_equal(r->status, RESULT_RUNNING);
+	assert_int_equal(r->nerrors, 0);
+	assert_int_equal(r->op[OP_NTCREATEX].h.count, 96633);
+	assert_int_equal(r->op[OP_FLUSH].h.count, 6768);
+	assert_true(r->throughput > 530 && r->throughput < 531);
+	result_free(r);
+}
+
 static void test_failed_to_start(void **state)
 {
 	static const char log[] =
@@ -975,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_failed_errors),
 		cmocka_unit_test(test_ng_failed),
+		cmocka_unit_test(test_ng_checkpoint),
 		cmocka_unit_test(test_failed_to_start),
 		cmocka_unit_test(test_failed_nothing),
 		cmocka_unit_test(test_garbage),

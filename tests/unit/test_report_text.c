@@ -610,9 +610,10 @@ static void test_stall_series(void **state)
 	result_free(r);
 }
 
-/* What is not a result (a failed or interrupted run, one run of --runs)
- * has our table, rows "NTCreateX:", and ends with its figures on a line
- * no parser reads: no "Operation", no line starting with Throughput. */
+/* What is not a result (a failed or interrupted run, a checkpoint, one
+ * run of --runs) has our table, rows "NTCreateX:", and ends with its
+ * figures on a line no parser reads: no "Operation", no line starting
+ * with Throughput. */
 static void test_not_a_result(void **state)
 {
 	static const char ours[] = " Per op         Count    AvgLat    MaxLat\n"
@@ -646,6 +647,23 @@ static void test_not_a_result(void **state)
 		 "run: %s",
 		 ours, figs);
 	expect(render(r, NULL), want);
+	/* a checkpoint: of the measured phase, of the warmup, of nothing */
+	r->status = RESULT_RUNNING;
+	r->signal = 0;
+	snprintf(want, sizeof(want),
+		 "\nCheckpoint of a run still running or killed, after 7.1 s "
+		 "of measurement: partial results\n\n%sPartial figures of an "
+		 "unfinished run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->measured_s = 0;
+	snprintf(want, sizeof(want),
+		 "\nCheckpoint of a run still running or killed, during the "
+		 "warmup: the figures below are of the warmup\n\n%sPartial "
+		 "figures of an unfinished run: %s",
+		 ours, figs);
+	expect(render(r, NULL), want);
+	r->measured_s = 7.06;
 	r->status = RESULT_OK;
 	r->cfg.machine = false;
 	f = open_memstream(&buf, &len);
@@ -663,6 +681,7 @@ static void test_not_a_result(void **state)
 static void test_spread(void **state)
 {
 	struct result *rs[3];
+	struct spread_run sp[3];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -673,8 +692,9 @@ static void test_spread(void **state)
 		rs[i]->throughput = 10 + 2 * i; /* 10 12 14 */
 		rs[i]->max_latency_ms = 3 - i;	/* 3 2 1 */
 		rs[i]->op[OP_WRITEX].h.count = i ? 2 : 0; /* not in all */
+		report_spread_take(&sp[i], rs[i]);
 	}
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_non_null(strstr(buf,
 			       "\nRun-to-run spread over 3 runs: median "
@@ -817,6 +837,7 @@ static void test_response(void **state)
 static void test_spread_response(void **state)
 {
 	struct result *rs[3];
+	struct spread_run sp[3];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -825,8 +846,9 @@ static void test_spread_response(void **state)
 	for (int i = 0; i < 3; i++) {
 		rs[i] = paced();
 		rs[i]->resp.late[OP_WRITEX] = (uint64_t)i; /* 0 1 2 */
+		report_spread_take(&sp[i], rs[i]);
 	}
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_non_null(strstr(buf, "\n WriteX: response p99 ms        501.219 "
 				    "[    501.219 ..     501.219]  cv   0.0%\n"
@@ -839,10 +861,11 @@ static void test_spread_response(void **state)
 	assert_non_null(strstr(buf, "\n" CLASSIC "Throughput 12.5 MB/sec"));
 	/* one run unpaced: no response rows at all */
 	rs[1]->resp.valid = false;
+	report_spread_take(&sp[1], rs[1]);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	report_spread(f, rs, 3);
+	report_spread(f, sp, 3);
 	fclose(f);
 	assert_null(strstr(buf, "response"));
 	assert_null(strstr(buf, "late starts"));

@@ -53,7 +53,15 @@ static void test_series_bounded(void **state)
 		want_lines += p.lines;
 		assert_int_equal(result_add_point(r, &p), 0);
 		assert_true(r->npoints <= RESULT_MAX_POINTS);
+		/* the array grows with the series, by doubling from 64 */
+		assert_true(r->npoints <= r->points_cap);
+		assert_true(r->points_cap <= RESULT_MAX_POINTS);
+		if (i < 64)
+			assert_int_equal(r->points_cap, 64);
+		else if (i < RESULT_MAX_POINTS)
+			assert_true(r->points_cap < 2 * r->npoints);
 	}
+	assert_int_equal(r->points_cap, RESULT_MAX_POINTS);
 	/* 3.03 x the capacity: the interval doubled twice */
 	assert_true(r->interval_s == 4.0);
 	for (uint32_t k = 0; k < r->npoints; k++) {
@@ -190,6 +198,87 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(b->points[2].p99_ns[OP_RENAME], 900);
 	result_free(a);
 	result_free(b);
+}
+
+/* A checkpoint (status running) keeps the time it covers; a result of
+ * another status has no covers_s; a status the reader does not know is
+ * refused, naming the four. */
+static void test_json_checkpoint(void **state)
+{
+	struct result *a = sample(), *b = NULL;
+	char err[512], *text, *bad;
+	size_t len;
+
+	(void)state;
+	a->status = RESULT_RUNNING;
+	a->signal = 0;
+	a->covers_s = 12.5;
+	text = result_json_text(a, NULL, &len);
+	assert_non_null(text);
+	assert_int_equal(result_parse_json("c.json", text, len, &b, err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(b->status, RESULT_RUNNING);
+	assert_true(b->covers_s == 12.5);
+	assert_string_equal(result_status_name(b->status), "running");
+	result_free(b);
+	bad = strstr(text, "\"running\"");
+	assert_non_null(bad);
+	memcpy(bad, "\"runnin?\"", 9);
+	assert_int_equal(result_parse_json("c.json", text, len, &b, err,
+					   sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "is not ok, interrupted, failed or "
+				    "running"));
+	free(text);
+	a->status = RESULT_OK;
+	text = result_json_text(a, NULL, &len);
+	assert_null(strstr(text, "covers_s"));
+	free(text);
+	result_free(a);
+}
+
+/* A deep copy of the stalls (a checkpoint's): the same content, strings
+ * of its own; released by result_stalls_free. */
+static void test_stalls_copy(void **state)
+{
+	struct result_stalls a = {0}, c = {0};
+	struct result_stall *ev = &a.events[0];
+
+	(void)state;
+	a.enabled = true;
+	a.total = 3;
+	a.nevents = 1;
+	ev->duration_ms = 500;
+	ev->file = strdup("t.load");
+	ev->path = NULL;
+	ev->nsamples = 1;
+	ev->samples[0].stack = strdup("a;b");
+	ev->samples[0].wchan = strdup("w");
+	ev->offcpu.valid = true;
+	ev->offcpu.nwaits = 1;
+	ev->offcpu.waits[0].stack = strdup("s");
+	a.nfolded = 1;
+	a.folded[0].stack = strdup("a;b");
+	a.folded[0].count = 4;
+	a.note = strdup("n");
+	a.offcpu.method = strdup("proc");
+	assert_int_equal(result_stalls_copy(&c, &a), 0);
+	assert_int_equal(c.total, 3);
+	assert_int_equal(c.nevents, 1);
+	assert_ptr_not_equal(c.events[0].file, ev->file);
+	assert_string_equal(c.events[0].file, "t.load");
+	assert_null(c.events[0].path);
+	assert_string_equal(c.events[0].samples[0].stack, "a;b");
+	assert_string_equal(c.events[0].offcpu.waits[0].stack, "s");
+	assert_ptr_not_equal(c.folded[0].stack, a.folded[0].stack);
+	assert_int_equal(c.folded[0].count, 4);
+	assert_string_equal(c.note, "n");
+	assert_string_equal(c.offcpu.method, "proc");
+	result_stalls_free(&a);
+	assert_string_equal(c.events[0].samples[0].wchan, "w");
+	result_stalls_free(&c);
+	assert_int_equal(c.nevents, 0);
 }
 
 /* The lines of ops the backend cannot execute (not_run) go to the JSON
@@ -439,10 +528,11 @@ static void test_json_duplicate_op(void **state)
 
 /*
  * A result written before the config object had stall_threshold_ms, json,
- * runs, backend_version, backend_options and no_bpf, and its stalls the
- * method, still loads: the threshold is the watchdog's (stalls), or 0
- * when it did not run; no JSON path; one run; the backend's version not
- * recorded (0), no backend options; BPF not turned off, no method.
+ * runs, backend_version, backend_options, no_bpf and allow_symlink_races,
+ * and its stalls the method, still loads: the threshold is the watchdog's
+ * (stalls), or 0 when it did not run; no JSON path; one run; the backend's
+ * version not recorded (0), no backend options; BPF not turned off, no
+ * method; symlink races not allowed.
  */
 static void test_json_old_format(void **state)
 {
@@ -458,6 +548,7 @@ static void test_json_old_format(void **state)
 	assert_int_equal(json_object_del(cfg, "backend_version"), 0);
 	assert_int_equal(json_object_del(cfg, "backend_options"), 0);
 	assert_int_equal(json_object_del(cfg, "no_bpf"), 0);
+	assert_int_equal(json_object_del(cfg, "allow_symlink_races"), 0);
 	st = json_object_get(doc, "stalls");
 	assert_int_equal(json_object_del(st, "method"), 0);
 	assert_int_equal(json_object_del(st, "method_note"), 0);
@@ -477,6 +568,7 @@ static void test_json_old_format(void **state)
 		assert_int_equal(b->cfg.backend_version, 0);
 		assert_null(b->cfg.backend_opts);
 		assert_false(b->cfg.no_bpf);
+		assert_false(b->cfg.allow_races);
 		assert_null(b->stalls.offcpu.method);
 		free(text);
 		result_free(b);
@@ -866,6 +958,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_bounded),
 		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_checkpoint),
+		cmocka_unit_test(test_stalls_copy),
 		cmocka_unit_test(test_json_not_run),
 		cmocka_unit_test(test_json_offcpu),
 		cmocka_unit_test(test_json_errors),

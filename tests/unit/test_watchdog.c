@@ -438,6 +438,50 @@ static void test_no_stacks(void **state)
 	fix_free(f);
 }
 
+/* A copy while the run goes on (a checkpoint): the events that ended,
+ * and the one still stuck as not ended with its duration so far,
+ * counted, longest first; the watchdog's own record is unchanged. */
+static void test_copy(void **state)
+{
+	struct fix *f = fix_new(2, true);
+	struct result_stalls c = {0};
+	uint64_t t0 = T0 + NSEC_PER_SEC;
+
+	(void)state;
+	op_start(f, 0, 1, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS);
+	op_end(f, 0, t0, 150 * MS);
+	op_start(f, 1, 2, t0 + 10 * MS);
+	watchdog_poll(f->wd, t0 + 200 * MS); /* 0 ended, 1 opens */
+	watchdog_poll(f->wd, t0 + 310 * MS); /* 1 sampled again */
+	assert_true(watchdog_copy(f->wd, t0 + 410 * MS, &c));
+	assert_int_equal(c.total, 2);
+	assert_int_equal(c.count[OP_RENAME], 2);
+	assert_true(c.max_ms[OP_RENAME] == 400.0);
+	assert_int_equal(c.nevents, 2);
+	assert_false(c.events[0].ended); /* 400 ms so far, the longest */
+	assert_true(c.events[0].duration_ms == 400.0);
+	assert_int_equal(c.events[0].client, 1);
+	assert_int_equal(c.events[0].nsamples, 1);
+	assert_int_equal(c.events[0].samples[0].repeat, 1);
+	assert_true(c.events[1].ended);
+	assert_true(c.events[1].duration_ms == 150.0);
+	assert_int_equal(c.nfolded, 1); /* both stacks alike */
+	assert_int_equal(c.folded[0].count, 3);
+	assert_true(c.enabled && c.threshold_ms == 100.0);
+	/* the strings are the copy's own */
+	assert_ptr_not_equal(c.events[1].file, f->out.events[0].file);
+	assert_string_equal(c.events[1].file, f->out.events[0].file);
+	assert_int_equal(f->out.total, 1);
+	assert_int_equal(f->out.nevents, 1);
+	result_stalls_free(&c);
+	op_end(f, 1, t0 + 10 * MS, 500 * MS);
+	watchdog_end(f->wd, t0 + 600 * MS);
+	assert_int_equal(f->out.total, 2);
+	assert_true(f->out.events[0].duration_ms == 500.0);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_stuck_at_end),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_no_stacks),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,10 @@ struct fileio_global {
 	bool no_openat2;   /* kernel without openat2, or forced */
 	bool full;	   /* --paths full: whole paths from DIR (ops_full.c) */
 	dev_t clients_dev; /* st_dev of DIR/clients: no walk leaves it */
+	/* mountns.c: the run went into a user namespace of its own, where
+	 * an owner not mapped (root's files) shows as overflow_uid */
+	bool userns;
+	uid_t overflow_uid;
 	bool clients_mnt;  /* DIR/clients is a mount point of its own */
 	/* --paths dirfd: DIR/clients as /proc/self/fd names it (a cached
 	 * directory is used only while its fd's path is this + "/" + its
@@ -86,6 +90,12 @@ void dents_skip(int fd, char *buf, size_t len, int64_t count);
 void scan_icase(int fd, const char *name);
 void xattr_read_at(int dfd, const char *base);
 void sync_dir(struct be_client *cl, uint32_t pi);
+
+/* mountns.c: --paths full, in a mount namespace where DIR is nosymfollow
+ * (refused, BE_EENV with a message in @err, where none can be had, unless
+ * the run allows symlink races).  Reopens base_fd and clients_fd through
+ * the new mount. */
+int mountns_protect(const struct be_run *run, char *err, size_t errlen);
 
 /* tree.c */
 int subdir_open(int dfd, const char *name);

@@ -22,7 +22,10 @@
 static bool others_may_write(const char *path, const struct stat *st,
 			     bool sticky_ok, char *err, size_t errlen)
 {
-	if (st->st_uid != geteuid() && st->st_uid != 0) {
+	/* in the run's own user namespace (mountns.c, a later run of
+	 * --runs) root's files show as the overflow uid */
+	if (st->st_uid != geteuid() && st->st_uid != 0 &&
+	    !(fileio_g.userns && st->st_uid == fileio_g.overflow_uid)) {
 		snprintf(err, errlen,
 			 "%s belongs to uid %u, who could plant a symlink in "
 			 "it",
@@ -217,6 +220,7 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 	const struct fileio_opts *opts = run->opts;
 	const char *dir = run->dir;
 	struct stat st;
+	bool made;
 	int fd, rc;
 
 	if (fileio_g.clients_fd >= 0) /* again for the next of --runs */
@@ -241,7 +245,8 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 	/* DIR first: nothing is created in a DIR that is refused */
 	if (fileio_g.full && (rc = check_base(dir, err, errlen)))
 		return rc;
-	if (mkdirat(fileio_g.base_fd, "clients", 0755) && errno != EEXIST) {
+	made = !mkdirat(fileio_g.base_fd, "clients", 0755);
+	if (!made && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s/clients: %s", dir,
 			 strerror(errno));
 		return BE_EENV;
@@ -268,7 +273,16 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 			fileio_g.no_openat2 = true;
 	}
 	clients_id();
-	return check_tree(dir, err, errlen);
+	rc = check_tree(dir, err, errlen);
+	/* checked as the user sees it; then into a namespace where DIR is
+	 * nosymfollow (both fds opened anew there), or refused: then what
+	 * this made is undone */
+	if (!rc && fileio_g.full)
+		rc = mountns_protect(run, err, errlen);
+	if (rc && made)
+		unlinkat(fileio_g.base_fd, "clients", AT_REMOVEDIR);
+	clients_id();
+	return rc;
 }
 
 /* --paths full: the whole path of every path and directory of the

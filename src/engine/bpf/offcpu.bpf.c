@@ -193,13 +193,118 @@ static __always_inline struct offcpu_task *target(struct task_struct *t)
 	return bpf_task_storage_get(&tasks, t, 0, 0);
 }
 
-/* @next is back on a CPU: send its interval */
+#define PF_KTHREAD 0x00200000u
+
+/* @t, a client's main thread or not (@client) */
+static __always_inline __u32 holder_kind(struct task_struct *t, bool client)
+{
+	if (t->flags & PF_KTHREAD)
+		return OFFCPU_HOLDER_KTHREAD;
+	if (client || (__u32)t->tgid == cfg.parent_tgid)
+		return OFFCPU_HOLDER_RUN;
+	return OFFCPU_HOLDER_OTHER;
+}
+
+/* The last tasks that ran on a CPU (offcpu_rec.h, offcpu_holder) */
+struct cpu_ring {
+	__u64 since; /* the current task's stretch began */
+	__u32 head, pad;
+	struct offcpu_stretch s[OFFCPU_STRETCHES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_ring);
+} stretches SEC(".maps");
+
+static __always_inline struct cpu_ring *ring(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stretches, &zero);
+}
+
+/* The scan of a CPU's ring for a holder (bpf_loop: the verifier checks
+ * its callback once, not each of OFFCPU_STRETCHES turns) */
+struct scan {
+	struct cpu_ring *cr;
+	__u64 from, now;
+	__u64 best, sum;
+	__u32 k, pid;
+};
+
+/* @e's time between @sc's from and now */
+static __always_inline __u64 overlap(const struct offcpu_stretch *e,
+				     const struct scan *sc)
+{
+	__u64 a = e->start > sc->from ? e->start : sc->from;
+	__u64 b = e->end < sc->now ? e->end : sc->now;
+
+	return e->end && b > a ? b - a : 0;
+}
+
+static long find_best(__u64 i, void *ctx)
+{
+	struct scan *sc = ctx;
+	struct offcpu_stretch *e = &sc->cr->s[i & (OFFCPU_STRETCHES - 1)];
+	__u64 o = overlap(e, sc);
+
+	if (o > sc->best) {
+		sc->best = o;
+		sc->k = (__u32)i;
+		sc->pid = e->pid;
+	}
+	return 0;
+}
+
+static long sum_best(__u64 i, void *ctx)
+{
+	struct scan *sc = ctx;
+	struct offcpu_stretch *e = &sc->cr->s[i & (OFFCPU_STRETCHES - 1)];
+
+	if (e->pid == sc->pid)
+		sc->sum += overlap(e, sc);
+	return 0;
+}
+
+/* The holder of the CPU of a client runnable from @from to @now (the
+ * ring's last stretch is the task it just took the CPU from): the
+ * stretch that overlaps most, and all of its task's overlap */
+static __always_inline void holder(struct offcpu_rec *r, __u64 from,
+				   __u64 now)
+{
+	struct scan sc = {.cr = ring(), .from = from, .now = now};
+	struct offcpu_stretch *e;
+
+	r->holder_pid = 0;
+	r->holder_ns = 0;
+	if (!sc.cr)
+		return;
+	bpf_loop(OFFCPU_STRETCHES, find_best, &sc, 0);
+	if (!sc.best)
+		return;
+	bpf_loop(OFFCPU_STRETCHES, sum_best, &sc, 0);
+	e = &sc.cr->s[sc.k & (OFFCPU_STRETCHES - 1)];
+	r->holder_pid = e->pid;
+	r->holder_tgid = e->tgid;
+	r->holder_kind = e->kind;
+	r->holder_ns = sc.sum;
+	__builtin_memcpy(r->holder_comm, e->comm, OFFCPU_COMM);
+}
+
+/* @next is back on a CPU: send its interval, and who held the CPU */
 static __always_inline void switched_in(struct task_struct *next,
 					struct offcpu_task *ts, __u64 now)
 {
 	struct offcpu_rec *r;
 	bool full;
 
+	if (ts->waiting) {
+		ts->waiting = 0;
+		__sync_fetch_and_add(&counts.waiting, -1);
+	}
 	if (!ts->off_ns)
 		return;
 	full = ts->state && ts->wake_ns &&
@@ -223,6 +328,7 @@ static __always_inline void switched_in(struct task_struct *next,
 	r->waker_tgid = ts->waker_tgid;
 	r->waker_ctx = ts->waker_ctx;
 	__builtin_memcpy(r->waker_comm, ts->waker_comm, OFFCPU_COMM);
+	holder(r, ts->wake_ns ? ts->wake_ns : ts->off_ns, now);
 	if (full) {
 		long n = bpf_get_task_stack(next, r->bstack, sizeof(r->bstack),
 					    0);
@@ -243,10 +349,33 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct offcpu_task *ts = target(prev);
+	struct cpu_ring *cr;
 	__u64 now = 0;
 
-	if (ts) {
+	/* @prev's stretch on this CPU ends: kept only while a client waits
+	 * for a CPU (a stretch that began before the wait is cut at its
+	 * start, so a start not updated meanwhile does no harm) */
+	if (counts.waiting > 0 && (cr = ring())) {
 		now = bpf_ktime_get_ns();
+		if (cr->since) {
+			struct offcpu_stretch *e =
+				&cr->s[cr->head & (OFFCPU_STRETCHES - 1)];
+
+			e->start = cr->since;
+			e->end = now;
+			e->pid = prev->pid;
+			e->tgid = prev->tgid;
+			e->kind = holder_kind(prev, ts != 0);
+			bpf_probe_read_kernel(e->comm, sizeof(e->comm),
+					      prev->comm);
+			cr->head++;
+		}
+		cr->since = now;
+	}
+
+	if (ts) {
+		if (!now)
+			now = bpf_ktime_get_ns();
 		ts->off_ns = now;
 		ts->wake_ns = 0;
 		ts->state = preempt ? 0 : prev_state;
@@ -255,6 +384,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 		ts->waker_ctx = 0;
 		ts->waker_comm[0] = 0;
 		ts->wstack_len = 0;
+		if (!ts->state && !ts->waiting) { /* runnable: it waits */
+			ts->waiting = 1;
+			__sync_fetch_and_add(&counts.waiting, 1);
+		}
 	}
 	ts = target(next);
 	if (ts)
@@ -273,6 +406,10 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ns = now;
+	if (!ts->waiting) { /* runnable from now: it waits */
+		ts->waiting = 1;
+		__sync_fetch_and_add(&counts.waiting, 1);
+	}
 	cur = bpf_get_current_task_btf();
 	ts->waker_pid = cur->pid;
 	ts->waker_tgid = cur->tgid;

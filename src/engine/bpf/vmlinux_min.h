@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * vmlinux_min.h - the few kernel types offcpu.bpf.c uses, written by hand
- * for CO-RE (preserve_access_index: libbpf relocates each field access to
+ * vmlinux_min.h - the few kernel types offcpu.bpf.c and foreign.bpf.c
+ * use, written by hand for CO-RE (preserve_access_index: libbpf relocates each field access to
  * the running kernel's layout when it loads the object), so the build
  * needs neither the build host's kernel BTF nor a 3 MB generated
  * vmlinux.h.
@@ -26,6 +26,7 @@ typedef _Bool bool;
 
 enum bpf_map_type {
 	BPF_MAP_TYPE_HASH = 1,
+	BPF_MAP_TYPE_ARRAY = 2,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_RINGBUF = 27,
 	BPF_MAP_TYPE_TASK_STORAGE = 29,
@@ -42,6 +43,7 @@ enum {
 
 enum {
 	BPF_F_NO_PREALLOC = 1,
+	BPF_F_MMAPABLE = 1024,
 };
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), \
@@ -50,14 +52,17 @@ enum {
 /* arm64, riscv, s390 and others keep the preempt count here, x86 not */
 struct thread_info {
 	int preempt_count;
+	unsigned int cpu; /* 5.16+ with THREAD_INFO_IN_TASK */
 };
 
 struct bpf_local_storage;
 
 struct task_struct {
 	struct thread_info thread_info;
+	unsigned int flags; /* PF_KTHREAD */
 	int pid;
 	int tgid;
+	char comm[16];
 	struct bpf_local_storage *bpf_storage;
 };
 

@@ -83,6 +83,12 @@ static void title(FILE *f, const struct result *r)
 			      "the run was stopped; the figures cover what ran "
 			      "until then.",
 			      f);
+		else if (r->status == RESULT_RUNNING)
+			fprintf(f,
+				"A checkpoint, written while the run ran: it "
+				"was still running, or was killed.  Partial "
+				"results: the first %.1f s after the release.",
+				r->covers_s);
 		else
 			fputs("Errors were recorded.", f);
 		if (r->nerrors) {

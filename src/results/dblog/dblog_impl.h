@@ -55,6 +55,7 @@ struct dblog_ctx {
 	enum dblog_state state;
 	bool banner, running, tput, table, machine, interrupted;
 	bool run_failed; /* dbench-ng's "Run failed ..." marker */
+	bool checkpoint; /* its "Checkpoint of a run ..." (status running) */
 	bool partial;	 /* dbench-ng's "Partial figures of ..." line */
 	bool run_figs;	 /* or its "Figures of run N of M: ..." (--runs) */
 	int target;	    /* DBLOG_DISCARD, DBLOG_TOTAL or a client */

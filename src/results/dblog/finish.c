@@ -151,9 +151,9 @@ int dblog_finish(struct dblog_ctx *c)
 
 	/* dbench-ng's figures of an interrupted run have no Throughput line:
 	 * interrupted, not failed; without the marker they are failed */
-	failed =
-		(!c->tput && !c->run_figs && !(c->partial && c->interrupted)) ||
-		(!c->table && c->nmsg) || c->run_failed;
+	failed = (!c->tput && !c->run_figs &&
+		  !(c->partial && (c->interrupted || c->checkpoint))) ||
+		 (!c->table && c->nmsg) || c->run_failed;
 	if (failed) {
 		unsigned int n =
 			c->nmsg < RESULT_MAX_MSGS ? c->nmsg : RESULT_MAX_MSGS;
@@ -168,6 +168,8 @@ int dblog_finish(struct dblog_ctx *c)
 		}
 	} else if (c->interrupted) {
 		r->status = RESULT_INTERRUPTED;
+	} else if (c->checkpoint) {
+		r->status = RESULT_RUNNING; /* never a result */
 	}
 	return 0;
 }

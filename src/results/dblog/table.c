@@ -165,6 +165,10 @@ static int dblog_text(struct dblog_ctx *c, char *line, size_t n)
 		c->run_failed = true;
 		return dblog_note(c, line, n); /* the errors went to stderr */
 	}
+	if (dblog_starts(line, n, TXT_CHECKPOINT)) {
+		c->checkpoint = true;
+		return 0;
+	}
 	if (sscanf(line, TXT_INTERRUPTED "%d", &a) == 1) {
 		c->interrupted = true;
 		c->r->signal = a;
