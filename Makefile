@@ -7,7 +7,11 @@ PROG     := dbench-ng
 PREFIX   ?= /usr/local
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+# the release and the commit (docs/install.md): scripts/version.sh says
+# "VERSION COMMIT", from a tag vX.Y.Z, NEWS.md or a tarball's VERSION file
+VERSION_COMMIT := $(shell scripts/version.sh)
+VERSION  := $(word 1,$(VERSION_COMMIT))
+COMMIT   := $(word 2,$(VERSION_COMMIT))
 
 override CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 		     -Wstrict-prototypes -Wformat=2 -fno-strict-aliasing
@@ -47,7 +51,7 @@ USES_engine   := engine backends results workload base
 USES_report   := report results workload base
 USES_analysis := analysis results workload base
 USES_server   := server base
-USES_record   := record workload base
+USES_record   := record engine backends results workload base
 USES_cli      := cli record analysis report server backends engine results \
 		 workload base
 USES_mpi      := mpi cli record analysis report server backends engine \
@@ -111,6 +115,7 @@ UT_LAYER_sha256      := base
 UT_LAYER_num         := base
 UT_LAYER_utf8        := base
 UT_LAYER_sockopt     := base
+UT_LAYER_iobuf       := base
 UT_LAYER_loadfile    := workload
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
@@ -135,6 +140,7 @@ UT_LAYER_report_text := report
 UT_LAYER_report_busy := report
 UT_LAYER_sigtest     := analysis
 UT_LAYER_compare     := analysis
+UT_LAYER_compare_own := analysis
 UT_LAYER_workload    := analysis
 UT_LAYER_options     := cli
 UT_LAYER_record      := record
@@ -168,7 +174,7 @@ Q_BPF = @echo '  BPF     $@';
 Q_GEN = @echo '  GEN     $@';
 endif
 
-.PHONY: all deps deps-check run check bench install clean format lint workload \
+.PHONY: all deps deps-check run check check-quick bench install clean format lint workload \
 	test-progs print-backends print-bpf mpi-note
 
 all: $(PROG) $(if $(MPI_FOUND),$(MPI_PROG),mpi-note)
@@ -229,9 +235,10 @@ build/src/%.o: src/%.c build/flags.txt
 # the version is compiled into version.o only, rebuilt when it changes
 build/version.txt: FORCE
 	@mkdir -p $(@D)
-	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+	@echo '$(VERSION) $(COMMIT)' | cmp -s - $@ || echo '$(VERSION) $(COMMIT)' > $@
 build/src/base/version.o: build/version.txt
-build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"'
+build/src/base/version.o: override CPPFLAGS += -DDBNG_VERSION='"$(VERSION)"' \
+	-DDBNG_COMMIT='"$(COMMIT)"'
 build/backends.txt: FORCE
 	@mkdir -p $(@D)
 	@echo '$(BE_DEFS)' | cmp -s - $@ || echo '$(BE_DEFS)' > $@
@@ -328,9 +335,10 @@ build/tests/faultfs: tests/faultfs/faultfs.c build/flags.txt
 	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) \
 		$(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
 
-build/tools/gen_netbench: tools/gen_netbench.c build/flags.txt
+GEN_SRC := tools/gen_netbench.c $(wildcard tools/netbench/*.c)
+build/tools/gen_netbench: $(GEN_SRC) tools/netbench/netbench.h build/flags.txt
 	@mkdir -p $(@D)
-	$(Q_LD)$(CC) $(CFLAGS) -o $@ $<
+	$(Q_LD)$(CC) $(CFLAGS) -o $@ $(GEN_SRC)
 
 # Regenerate the built-in workload (it is committed; see loadfiles/README.md)
 workload: build/tools/gen_netbench
@@ -352,21 +360,25 @@ check: deps-check
 		build/tools/gen_netbench $(if $(MPI_FOUND),$(MPI_PROG))
 	@tests/run.sh tests/cli/*.sh $(UT_BIN)
 
+# The quick suite: the unit tests and the shell tests that need no root
+# (no mount, namespace, server, strace or BPF: each passes as an ordinary
+# user), about 90 s two at a time on 2 CPUs.  The longest start first
+# (the four scripts, then test_compare among the unit tests), so that the
+# two lanes end together.  Same runner, same last line as make check.
+QUICK_SH := json behaviour compare html dblog workload fatal usage handles \
+	    nfs_usage optbackends
+QUICK    := $(patsubst %,tests/cli/%.sh,$(wordlist 1,4,$(QUICK_SH))) \
+	    $(UT_BIN) $(patsubst %,tests/cli/%.sh,$(wordlist 5,99,$(QUICK_SH)))
+check-quick:
+	@scripts/install-deps.sh quick
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN)
+	@tests/run.sh $(QUICK)
+
 bench: deps-check $(PROG)
 	bench/vs-dbench.sh
 
-# tbench's two programs are dbench-ng under other names (argv[0]):
-# tbench-ng and tbench-ng-srv, which do not clash with Debian's dbench
-# package (/usr/bin/tbench, /usr/bin/tbench_srv)
-install: all
-	install -D -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/$(PROG)
-	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng
-	ln -sf $(PROG) $(DESTDIR)$(PREFIX)/bin/tbench-ng-srv
-	$(if $(MPI_FOUND),install -D -m 755 $(MPI_PROG) \
-		$(DESTDIR)$(PREFIX)/bin/$(MPI_PROG))
-	install -D -m 644 docs/dbench-ng.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbench-ng.1
-	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng.1
-	echo '.so man1/dbench-ng.1' > $(DESTDIR)$(PREFIX)/share/man/man1/tbench-ng-srv.1
+# install, uninstall, dist, deb
+include mk/install.mk
 
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h' -o -name '*.bpf.c') \
@@ -387,6 +399,13 @@ lint:
 		--library=posix --library=gnu --library=zlib \
 		--std=c11 $(foreach l,$(LAYERS),-Isrc/$(l)) \
 		$(foreach d,$(LINT_SKIP),-i$(d)) $(LINT_DIRS)
+	@# the man page: mandoc's warnings and errors, its style notes but
+	@# for long source lines, and groff's warnings
+	@out=$$(mandoc -T lint -W style docs/dbench-ng.1 2>&1 | \
+		grep -v 'input text line longer than 80 bytes'; \
+		groff -man -ww -z docs/dbench-ng.1 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
+	scripts/lint-paths.sh
 
 clean:
 	rm -rf build $(PROG) $(MPI_PROG)

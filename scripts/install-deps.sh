@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian packages dbench-ng needs to build and test.
 # Idempotent and quick: asks dpkg first and calls apt-get only for what is
-# missing.  Usage: scripts/install-deps.sh [build|check|lint]
+# missing.  Usage: scripts/install-deps.sh [build|check|quick|lint]
 set -e
 what=${1:-build}
 
@@ -14,8 +14,12 @@ what=${1:-build}
 # dbench-ng-mpi (docs/mpi.md)
 pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
       libsmbclient-dev libopenmpi-dev openmpi-bin libbpf-dev clang bpftool"
-# lint: make lint's static analyser only
-[ "$what" = lint ] && pkgs="cppcheck"
+# lint: make lint's static analyser and the man page's linter
+[ "$what" = lint ] && pkgs="cppcheck mandoc"
+# quick: what make check-quick's tests need beyond the build (the unit
+# tests' framework, python3, dbench 4.0's loadfile and program); without
+# chromium html.sh is skipped
+[ "$what" = quick ] && pkgs="$pkgs libcmocka-dev python3 dbench"
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
@@ -25,11 +29,13 @@ if [ "$what" = check ]; then
 	# python3 for the tests' checks of JSON results, cppcheck for make
 	# lint (CI), iproute2 (ip, ss) for the network namespaces of the
 	# MPI, tbench, NFS and SMB tests, a private NFS server (nfs-ganesha
-	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd
+	# with its VFS FSAL, the rpcbind NFSv3 needs), a private smbd, the
+	# Debian packaging tools for the package test (make deb)
 	pkgs="$pkgs libcmocka-dev dbench e2fsprogs btrfs-progs xfsprogs \
 	      util-linux procps strace chromium libfuse3-dev fuse3 \
-	      clang libclang-rt-14-dev python3 cppcheck \
-	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2"
+	      clang libclang-rt-14-dev python3 cppcheck mandoc \
+	      nfs-ganesha nfs-ganesha-vfs rpcbind samba smbclient iproute2 \
+	      dpkg-dev debhelper lintian"
 fi
 
 missing=""

@@ -20,7 +20,7 @@
 #                        their pid on every exit path (at_exit)
 #   ganesha_stop         stop ganesha now (TERM, then KILL), wait for it
 #   ganesha_gone         no ganesha of this test's config is left
-# Docs: ../shared/docs/network-servers.md (the lead's), docs/nfs.md.
+# Docs: docs/nfs.md.
 
 ganesha_ns() {
 	if [ -z "${DBNG_GANESHA_NS:-}" ] && [ "$(id -u)" = 0 ] &&

@@ -350,3 +350,36 @@ srv_stop() {
 	SRV_RC=0
 	wait "$SRV" || SRV_RC=$?
 }
+
+# The server-side tree of a backend test (nfs.sh, smb.sh):
+# keep_beside ROOT WHAT plants a file and a folder beside ROOT/clients
+# that no run may touch; untouched checks them, and that ROOT/clients is
+# gone (WHAT, "the export" or "the share", names ROOT in the messages)
+keep_beside() {
+	KEEP_ROOT=$1 KEEP_WHAT=$2
+	echo "keep me" >"$1/marker.txt"
+	mkdir "$1/keep" && echo inner >"$1/keep/inner.txt"
+	touch -d '2020-01-01 00:00' "$1/marker.txt" "$1/keep/inner.txt" "$1/keep"
+	beside >"$TMP/beside.0"
+}
+beside() {
+	(cd "$KEEP_ROOT" && find . -mindepth 1 -path ./clients -prune -o \
+		-printf '%y %s %T@ %m %p\n' | sort)
+}
+untouched() {
+	beside | diff "$TMP/beside.0" - || fail "something beside clients/ on $KEEP_WHAT changed"
+	[ ! -e "$KEEP_ROOT/clients" ] ||
+		fail "clients/ is left on $KEEP_WHAT: $(find "$KEEP_ROOT/clients" | head)"
+}
+
+# be_refused BACKEND RC WANT ARGS...: dbench-ng -B BACKEND ARGS -t 2 2
+# exits RC with one line on stderr that matches WANT, and starts no run
+be_refused() {
+	local be=$1 want_rc=$2 want=$3
+	shift 3
+	expect_rc "$want_rc" "$DBNG" -B "$be" "$@" -t 2 2 >"$TMP/out" 2>"$TMP/err"
+	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "not one message: $(cat "$TMP/err")"
+	grep -q -- "$want" "$TMP/err" || fail "message: $(cat "$TMP/err"), want $want"
+	! grep -q '^releasing' "$TMP/out" || fail "a refused run started"
+	cat "$TMP/err"
+}

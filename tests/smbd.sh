@@ -10,10 +10,14 @@
 #                      share (DIR/share, as //127.0.0.1:4450/share) all in
 #                      DIR, user root, password in SMB_PW; SMBD its pid,
 #                      SMB_SHARE the share's directory; stopped on exit
+#   smb_test_share DIR for a test, after lib.sh: skip unless this build
+#                      has the smb backend and the namespace is there, then
+#                      start_smbd DIR; S and U the options naming the share
+#                      and its user (--smb-share=..., --smb-user=root%PW)
 #   stop_smbd          stop it now (by its pid) and wait until every smbd
 #                      process of its config is gone
 # Nothing is written outside DIR: no /etc/samba, /var/lib/samba,
-# /var/cache/samba, /run/samba (docs: ../shared/docs/network-servers.md).
+# /var/cache/samba, /run/samba (docs/smb.md).
 
 # a SAN=1 build: the client libraries' own lifelong allocations are no
 # leak of ours
@@ -82,6 +86,15 @@ EOF
 }
 
 # every smbd of this test's config (its children exit by themselves)
+smb_test_share() {
+	"$DBNG" --help | grep -q ' smb (' ||
+		skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
+	netns_lo
+	start_smbd "$1"
+	S=--smb-share=//127.0.0.1:$SMB_PORT/share
+	U=--smb-user=root%$SMB_PW
+}
+
 smbd_pids() { pgrep -f -- "-s $SMB_CONF" 2>/dev/null; }
 smbd_gone() { [ -z "$(smbd_pids)" ]; }
 

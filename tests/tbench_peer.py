@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tbench_peer.py: tbench's protocol (dbench-compat.md §4.1) for the tests'
+# tbench_peer.py: tbench's protocol (docs/compat.md, "tbench") for the tests'
 # own clients and servers on 127.0.0.1:7003 (tests/cli/tbench_fail.sh,
 # tbench_srv.sh, tbench_hostile.sh, srv_hostile.sh; PYTHONPATH=tests).
 # A request is a 4-byte big-endian length N and N bytes, the first 4 the

@@ -50,9 +50,8 @@ const char *cmp_op_name(int op)
 	return op < 0 ? "all" : op_info[op].label;
 }
 
-/* "baseline run 2 (a.json)" */
-static void run_name(const struct cmp_report *r, bool cand, int i, char *buf,
-		     size_t len)
+void cmp_run_name(const struct cmp_report *r, bool cand, int i, char *buf,
+		  size_t len)
 {
 	char **names = cand ? r->name_b : r->name_a;
 
@@ -256,7 +255,7 @@ static void config_notes(struct cmp_report *r, struct result **base,
 		for (int i = 0; i < n[s]; i++) {
 			const struct result *x = side[s][i];
 
-			run_name(r, s, i, who, sizeof(who));
+			cmp_run_name(r, s, i, who, sizeof(who));
 			if (x->status == RESULT_INTERRUPTED)
 				cmp_note(r,
 					 "%s was interrupted: partial figures",
@@ -374,22 +373,47 @@ static bool op_seen(struct result **side, int n, int op)
 	return false;
 }
 
+/* the value of metric @m of op @op in run @x that decides: its own
+ * figure when @r decides on them (if it has one: else false) */
+static bool decide_value(const struct cmp_report *r, const struct result *x,
+			 int op, int m, double *v)
+{
+	if (r->own && !cmp_is_resp(m) && m != CMP_M_OPS)
+		return cmp_own_value(x, op, m, v);
+	return cmp_metric_value(x, op, m, v);
+}
+
+/* @n values of metric @m of op @op of the runs @side into @v, those that
+ * decide (@dec) or the raw ones; false if a run has none */
+static bool values(const struct cmp_report *r, struct result **side, int n,
+		   int op, int m, bool dec, double *v)
+{
+	double x;
+
+	for (int i = 0; i < n; i++) {
+		if (!(dec ? decide_value(r, side[i], op, m, v ? &v[i] : &x)
+			  : cmp_metric_value(side[i], op, m, v ? &v[i] : &x)))
+			return false;
+	}
+	return true;
+}
+
 static int add_row(struct cmp_report *r, struct result **base,
 		   struct result **cand, int op, int m)
 {
 	struct cmp_row *w = &r->rows[r->nrows];
-	double v;
+	bool own;
 
 	if (r->filter && cmp_filter_walk(r->filter, op, m, NULL, 0) != 1)
 		return 0;
-	for (int i = 0; i < r->na; i++) {
-		if (!cmp_metric_value(base[i], op, m, &v))
-			return 0;
-	}
-	for (int i = 0; i < r->nb; i++) {
-		if (!cmp_metric_value(cand[i], op, m, &v))
-			return 0;
-	}
+	if (!values(r, base, r->na, op, m, false, NULL) ||
+	    !values(r, cand, r->nb, op, m, false, NULL))
+		return 0;
+	/* in a comparison on own figures, one that some run lacks is
+	 * shown raw, as context */
+	own = r->own && !cmp_is_resp(m) && m != CMP_M_OPS &&
+	      values(r, base, r->na, op, m, true, NULL) &&
+	      values(r, cand, r->nb, op, m, true, NULL);
 	*w = (struct cmp_row){
 		.op = op,
 		.metric = m,
@@ -398,12 +422,22 @@ static int add_row(struct cmp_report *r, struct result **base,
 		.p_holm = NAN,
 		.ci_lo = NAN,
 		.ci_hi = NAN,
+		.p_eq = NAN,
+		.p_eq_min = NAN,
+		.ctx = r->own && !own && m != CMP_M_OPS ? CMP_CTX_RAW
+							: CMP_CTX_NONE,
 	};
 	w->a = malloc((size_t)r->na * sizeof(double));
 	w->b = malloc((size_t)r->nb * sizeof(double));
-	if (!w->a || !w->b) {
+	if (own) {
+		w->ra = malloc((size_t)r->na * sizeof(double));
+		w->rb = malloc((size_t)r->nb * sizeof(double));
+	}
+	if (!w->a || !w->b || (own && (!w->ra || !w->rb))) {
 		free(w->a);
 		free(w->b);
+		free(w->ra);
+		free(w->rb);
 		return -1;
 	}
 	w->min_count = UINT64_MAX;
@@ -413,21 +447,19 @@ static int add_row(struct cmp_report *r, struct result **base,
 		if (op >= 0 && cmp_metric_count(x, op, m) < w->min_count)
 			w->min_count = cmp_metric_count(x, op, m);
 	}
-	for (int i = 0; i < r->na; i++)
-		cmp_metric_value(base[i], op, m, &w->a[i]);
-	for (int i = 0; i < r->nb; i++)
-		cmp_metric_value(cand[i], op, m, &w->b[i]);
+	values(r, base, r->na, op, m, own, w->a);
+	values(r, cand, r->nb, op, m, own, w->b);
 	w->eligible = op < 0 || w->min_count >= cmp_min_ops(m);
-	r->nfew += !w->eligible;
-	for (int i = 0; w->eligible && i < r->na + r->nb; i++) {
-		if ((i < r->na ? w->a[i] : w->b[i - r->na]) != w->a[0]) {
-			r->nvarying++;
-			break;
-		}
-	}
 	w->med_a = st_median(w->a, (size_t)r->na);
 	w->med_b = st_median(w->b, (size_t)r->nb);
 	w->change = st_rel_change(w->med_a, w->med_b);
+	if (own) {
+		values(r, base, r->na, op, m, false, w->ra);
+		values(r, cand, r->nb, op, m, false, w->rb);
+	}
+	w->rmed_a = own ? st_median(w->ra, (size_t)r->na) : w->med_a;
+	w->rmed_b = own ? st_median(w->rb, (size_t)r->nb) : w->med_b;
+	w->rchange = st_rel_change(w->rmed_a, w->rmed_b);
 	r->nrows++;
 	return 0;
 }
@@ -439,17 +471,10 @@ static int build_rows(struct cmp_report *r, struct result **base,
 	if (!r->rows || add_row(r, base, cand, -1, CMP_M_MBS))
 		return -1;
 	for (int op = 0; op < OP_NR; op++) {
-		bool in_a, in_b;
-
-		if (!op_is_timed(op))
-			continue;
-		in_a = op_seen(base, r->na, op);
-		in_b = op_seen(cand, r->nb, op);
-		if (in_a != in_b)
-			cmp_note(r, "%s ran only in the %s runs: not compared",
-				 op_info[op].label,
-				 in_a ? "baseline" : "candidate");
-		if (!in_a || !in_b)
+		/* an op one side did not reach has no row: a coverage
+		 * note (compare_scope.c) says so */
+		if (!op_is_timed(op) || !op_seen(base, r->na, op) ||
+		    !op_seen(cand, r->nb, op))
 			continue;
 		for (int m = 0; m < CMP_M_NR; m++) {
 			if (m != CMP_M_MBS && add_row(r, base, cand, op, m))
@@ -497,8 +522,10 @@ struct cmp_report *cmp_run_named(struct result **base, int nb,
 	    (cand_names && !r->name_b))
 		goto fail;
 	config_notes(r, base, cand);
+	cmp_own_choose(r, base, cand);
 	if (build_rows(r, base, cand))
 		goto fail;
+	cmp_scope(r, base, cand);
 	if (cmp_decide(r))
 		goto fail;
 	cmp_make_reason(r);
@@ -539,6 +566,11 @@ int cmp_unclear(const struct cmp_report *r)
 	return r->nunclear;
 }
 
+bool cmp_own(const struct cmp_report *r)
+{
+	return r->own;
+}
+
 int cmp_nrows(const struct cmp_report *r)
 {
 	return r->nrows;
@@ -554,6 +586,11 @@ void cmp_get_row(const struct cmp_report *r, int i, struct cmp_row_info *out)
 		.base = w->med_a,
 		.cand = w->med_b,
 		.change = w->change,
+		.raw_base = w->rmed_a,
+		.raw_cand = w->rmed_b,
+		.ctx = (int)w->ctx,
+		.primary = w->primary,
+		.p_eq = w->p_eq,
 		.p = w->p,
 		.p_holm = w->p_holm,
 		.in_family = w->tested,
@@ -573,6 +610,8 @@ void cmp_free(struct cmp_report *r)
 	for (int i = 0; i < r->nrows; i++) {
 		free(r->rows[i].a);
 		free(r->rows[i].b);
+		free(r->rows[i].ra);
+		free(r->rows[i].rb);
 	}
 	free(r->rows);
 	for (int i = 0; i < r->nnotes; i++)

@@ -109,6 +109,21 @@ const char *cmp_reason(const struct cmp_report *r);
  * result_disturbed() */
 int cmp_disturbed(const struct cmp_report *r, bool cand);
 
+/* cmp_run_has_own - whether run @x measured own latencies (ops[].own
+ * and the throughput corrected alike: BPF, as root) */
+bool cmp_run_has_own(const struct result *x);
+
+/* cmp_own - whether the comparison decided on own latencies (runs on a
+ * busy machine that carry them: docs/regressions.md) */
+bool cmp_own(const struct cmp_report *r);
+
+/*
+ * cmp_equivalent - whether every primary metric (the throughput; with
+ * --metrics those named) was shown not worse than the noise floor at the
+ * level of the look: the equivalence bound of check's good verdict
+ */
+bool cmp_equivalent(const struct cmp_report *r);
+
 /* cmp_mode - whether significance could be judged */
 enum cmp_mode cmp_mode(const struct cmp_report *r);
 
@@ -153,10 +168,11 @@ enum cmp_seq_step {
 
 /*
  * cmp_seq_next - the step after look @r with @runs candidate runs, of at
- * most @max_runs: the test decides when it can (regressed; or nothing
- * regressed and nothing unclear); an unclear answer takes another run,
- * up to the last; too few runs for the test take more while that can
- * help, else the thresholds decide.
+ * most @max_runs: the test decides when it can (regressed; or good:
+ * nothing regressed, nothing past the thresholds, and every primary
+ * metric shown not worse than the noise floor, cmp_equivalent()); any
+ * other answer takes another run, up to the last; too few runs for the
+ * test take more while that can help, else the thresholds decide.
  */
 enum cmp_seq_step cmp_seq_next(const struct cmp_report *r, int runs,
 			       int max_runs);

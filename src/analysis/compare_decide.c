@@ -14,93 +14,13 @@
 
 #include "sigtest.h"
 
-/*
- * Thresholds of the modes without a test (1 run on a side, or too few
- * runs to reach alpha), documented in docs/regressions.md: rates, mean
- * and p50 past 2 x the noise floor, p99 past 4 x (thr_noises); p99.9 and
- * the exceedance counts by a factor of 2, max (a single op) by 4
- * (thr_factor); exceedance counts also by at least CMP_THR_EXC_MIN
- * per million, or from 0 in every baseline run to > 0 in every candidate run
- * for thresholds from CMP_THR_EXC_NEW_NS on.
- */
-#define CMP_THR_EXC_MIN	   10.0
-#define CMP_THR_EXC_NEW_NS 100000000
-
-static double vmin(const double *x, int n)
-{
-	double m = x[0];
-
-	for (int i = 1; i < n; i++)
-		m = fmin(m, x[i]);
-	return m;
-}
-
-static double vmax(const double *x, int n)
-{
-	double m = x[0];
-
-	for (int i = 1; i < n; i++)
-		m = fmax(m, x[i]);
-	return m;
-}
-
-/* the absolute floor of latency metrics */
-static bool past_floor(const struct cmp_report *r, const struct cmp_row *w)
-{
-	return !cmp_is_ms(w->metric) ||
-	       fabs(w->med_b - w->med_a) > r->o.floor_ms;
-}
-
-/*
- * The threshold rule, for direction @worse: the change of medians past
- * the metric's threshold and floor, and with several runs per side every
- * candidate run past every baseline run by more than the noise floor.
- */
-static bool thr_flag(const struct cmp_report *r, const struct cmp_row *w,
-		     bool worse)
-{
-	const struct cmp_metric_info *mi = &cmp_metric[w->metric];
-	bool up = worse == cmp_higher_worse(w->metric); /* the value grows */
-	double ch = w->change, noise = r->o.noise;
-	bool ok;
-
-	if (!w->eligible)
-		return false;
-	if (mi->kind == CMP_K_EXC) {
-		double lo_a = vmin(w->a, r->na), hi_a = vmax(w->a, r->na);
-		double lo_b = vmin(w->b, r->nb), hi_b = vmax(w->b, r->nb);
-
-		if (mi->thr_ns >= CMP_THR_EXC_NEW_NS &&
-		    (up ? hi_a == 0 && lo_b > 0 : lo_a > 0 && hi_b == 0))
-			return true;
-		ok = up ? ch >= mi->thr_factor - 1 &&
-				     w->med_b - w->med_a >= CMP_THR_EXC_MIN
-			: ch <= 1 / mi->thr_factor - 1 &&
-				     w->med_a - w->med_b >= CMP_THR_EXC_MIN;
-	} else if (mi->kind == CMP_K_TAIL) {
-		double f = mi->thr_factor;
-
-		ok = up ? ch >= f - 1 : ch <= 1 / f - 1;
-	} else {
-		ok = up ? ch > mi->thr_noises * noise
-			: ch < -mi->thr_noises * noise;
-	}
-	if (!ok || !past_floor(r, w))
-		return false;
-	if (r->na < 2 || r->nb < 2)
-		return true;
-	if (up)
-		return vmin(w->b, r->nb) > vmax(w->a, r->na) * (1 + noise);
-	return vmax(w->b, r->nb) < vmin(w->a, r->na) * (1 - noise);
-}
-
 /* The test rule: Holm-significant, CI past the noise floor, past floor. */
 static bool test_flag(const struct cmp_report *r, const struct cmp_row *w,
 		      bool worse)
 {
 	bool up = worse == cmp_higher_worse(w->metric);
 
-	if (!w->tested || !(w->p_holm < w->level) || !past_floor(r, w))
+	if (!w->tested || !(w->p_holm < w->level) || !cmp_past_floor(r, w))
 		return false;
 	return up ? w->ci_lo > r->o.noise : w->ci_hi < -r->o.noise;
 }
@@ -136,7 +56,8 @@ static int run_tests(struct cmp_report *r)
 				      r->o.seed + (uint64_t)i *
 							  0x9e3779b97f4a7c15ULL,
 				      &w->ci_lo, &w->ci_hi);
-		if (r->o.look_alpha > 0 && w->op < 0 && w->metric == CMP_M_MBS)
+		if (r->o.look_alpha > 0 && w->op < 0 &&
+		    w->metric == CMP_M_MBS && cmp_decides(w))
 			first = i;
 	}
 	if (first >= 0) {
@@ -157,7 +78,7 @@ static int run_tests(struct cmp_report *r)
 			continue;
 		/* a test that cannot reach its level cannot reject: leaving
 		 * it out of the family keeps the error rate (Tarone 1990) */
-		w->tested = w->eligible && w->pmin <= a2;
+		w->tested = cmp_decides(w) && w->pmin <= a2;
 		w->level = a2;
 		if (w->tested) {
 			p[k++] = w->p;
@@ -240,29 +161,35 @@ static void decide(struct cmp_report *r)
 		struct cmp_row *w = &r->rows[i];
 		bool up;
 
-		if (!w->eligible)
-			continue; /* too few ops to decide: no change */
+		if (!cmp_decides(w))
+			continue; /* too few ops, or context: no verdict */
 		if (test) {
 			if (test_flag(r, w, true))
 				w->verdict = CMP_V_WORSE;
 			else if (test_flag(r, w, false))
 				w->verdict = CMP_V_BETTER;
 		} else {
-			if (thr_flag(r, w, true))
+			if (cmp_thr_flag(r, w, true))
 				w->verdict = CMP_V_WORSE;
-			else if (thr_flag(r, w, false))
+			else if (cmp_thr_flag(r, w, false))
 				w->verdict = CMP_V_BETTER;
 		}
 		if (w->verdict == CMP_V_BETTER)
 			r->nbetter++;
 		if (w->verdict != CMP_V_WORSE) {
 			up = cmp_higher_worse(w->metric);
-			w->unclear = test && w->verdict == CMP_V_SAME &&
-				     (thr_flag(r, w, true) ||
-				      (w->p < r->o.alpha && past_floor(r, w) &&
-				       (up ? w->change > r->o.noise
-					   : w->change < -r->o.noise)));
+			w->unclear_thr =
+				test && w->verdict == CMP_V_SAME &&
+				(cmp_thr_flag(r, w, true) ||
+				 (cmp_thr_medians(r, w) && w->p < r->o.alpha));
+			w->unclear =
+				w->unclear_thr ||
+				(test && w->verdict == CMP_V_SAME &&
+				 w->p < r->o.alpha && cmp_past_floor(r, w) &&
+				 (up ? w->change > r->o.noise
+				     : w->change < -r->o.noise));
 			r->nunclear += w->unclear;
+			r->nunclear_thr += w->unclear_thr;
 			continue;
 		}
 		r->nworse++;
@@ -305,6 +232,7 @@ int cmp_decide(struct cmp_report *r)
 {
 	r->family = 0;
 	r->best_p = 1;
+	r->nunclear_thr = 0;
 	if (r->na < 2 || r->nb < 2) {
 		r->mode = CMP_MODE_ONE_RUN;
 	} else {
@@ -313,42 +241,6 @@ int cmp_decide(struct cmp_report *r)
 		r->mode = r->reachable ? CMP_MODE_TEST : CMP_MODE_SMALL_N;
 	}
 	decide(r);
+	cmp_equivalence(r);
 	return 0;
-}
-
-double cmp_seq_alpha(double alpha, int k, int nlooks)
-{
-	if (nlooks <= 1)
-		return alpha;
-	if (nlooks == 2)
-		return alpha / 2;
-	if (k <= 1)
-		return alpha / 2;
-	if (k >= nlooks)
-		return alpha / 4;
-	return alpha / 4 / (nlooks - 2);
-}
-
-enum cmp_seq_step cmp_seq_next(const struct cmp_report *r, int runs,
-			       int max_runs)
-{
-	int need;
-
-	if (r->mode == CMP_MODE_TEST) {
-		if (cmp_verdict(r))
-			return CMP_SEQ_BAD;
-		if (!cmp_unclear(r))
-			return CMP_SEQ_GOOD;
-		return runs < max_runs ? CMP_SEQ_MORE : CMP_SEQ_UNCLEAR;
-	}
-	/* too few runs for a test: add runs while that can help; otherwise
-	 * (one baseline run, or significance out of reach even at
-	 * max_runs) the thresholds decide */
-	need = cmp_cand_runs_needed(r);
-	if (r->mode == CMP_MODE_SMALL_N && need && need <= max_runs) {
-		if (runs < max_runs)
-			return CMP_SEQ_MORE;
-		return CMP_SEQ_UNCLEAR;
-	}
-	return cmp_verdict(r) ? CMP_SEQ_BAD : CMP_SEQ_GOOD;
 }

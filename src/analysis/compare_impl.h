@@ -13,6 +13,7 @@
 
 #include "compare.h"
 
+struct hist;
 struct result;
 
 /* ------------------------- compare_metrics.c --------------------------- */
@@ -102,20 +103,45 @@ int cmp_filter_walk(const char *filter, int op, int m, char *err, size_t len);
 
 enum cmp_v { CMP_V_SAME, CMP_V_WORSE, CMP_V_BETTER };
 
+/* Why a row is shown without a verdict of its own (compare_scope.c). */
+enum cmp_ctx {
+	CMP_CTX_NONE,  /* it decides */
+	CMP_CTX_RATE,  /* an op's ops/s, which moves with the throughput by
+			* construction: the throughput decides */
+	CMP_CTX_COVER, /* the sides reached other parts of the loadfile: the
+			* throughput decides */
+	CMP_CTX_RAW,   /* runs decided on own latencies, and this metric has
+			* no own figure (a response time) */
+};
+
 struct cmp_row {
 	int op;		    /* enum op_type, or -1: the run's throughput */
 	int metric;	    /* enum cmp_metric */
-	double *a, *b;	    /* one value per run */
+	double *a, *b;	    /* the values that decide, one per run: own
+			     * figures when the report decides on them */
+	double *ra, *rb;    /* then the raw ones, for the table; else NULL */
 	uint64_t min_count; /* fewest ops of the op in a run */
 	bool eligible;	    /* min_count >= cmp_min_ops(): may decide */
-	double med_a, med_b, change;
-	double p, pmin, p_holm; /* NAN when not computed */
-	double level;		/* p_holm < level rejects */
-	bool tested;		/* in the Holm family */
-	double ci_lo, ci_hi;	/* NAN when not computed */
+	enum cmp_ctx ctx;   /* shown only, as context */
+	double med_a, med_b, change;	/* of a and b */
+	double rmed_a, rmed_b, rchange; /* of ra and rb (or a and b) */
+	double p, pmin, p_holm;		/* NAN when not computed */
+	double level;			/* p_holm < level rejects */
+	bool tested;			/* in the Holm family */
+	double ci_lo, ci_hi;		/* NAN when not computed */
 	enum cmp_v verdict;
-	bool unclear;
+	bool unclear;	  /* looks worse, not significantly (cmp_unclear) */
+	bool unclear_thr; /* so, past the thresholds in every run, or in the
+			   * medians with a raw p below alpha: no good */
+	bool primary;	  /* its equivalence bound decides check's good */
+	double p_eq, p_eq_min; /* that bound's p (NAN: not a primary) */
 };
+
+/* cmp_decides - whether row @w may carry a verdict */
+static inline bool cmp_decides(const struct cmp_row *w)
+{
+	return w->eligible && w->ctx == CMP_CTX_NONE;
+}
 
 struct cmp_report {
 	struct cmp_opts o;
@@ -139,7 +165,20 @@ struct cmp_report {
 	 * runs that recorded it, runs past the bound, the largest figures */
 	int machine_runs[2], disturbed[2];
 	double other_max[2], steal_max[2];
-	char reason[768];
+	/* decided on own latencies (compare_own.c): runs that carry them */
+	bool own;
+	int own_runs[2];
+	int own_busy; /* runs beside other load (compare_own.c) */
+	/* the sides reached other ops of the loadfile (compare_scope.c) */
+	bool cover;
+	int nctx;      /* rows shown as context only */
+	int ndeciding; /* rows that may carry a verdict */
+	/* the equivalence bound of the primary rows (compare_seq.c) */
+	int nprimary;
+	bool equiv;	 /* every primary shown not worse than the floor */
+	double eq_level; /* at this level */
+	int nunclear_thr;
+	char reason[1024];
 };
 
 /* cmp_note - add a note to @r (at most CMP_MAX_NOTES) */
@@ -148,6 +187,63 @@ __attribute__((format(printf, 2, 3))) void cmp_note(struct cmp_report *r,
 
 /* cmp_op_name - the report label of @op, "all" for -1 */
 const char *cmp_op_name(int op);
+
+/* cmp_run_name - "baseline run 2 (a.json)" into @buf */
+void cmp_run_name(const struct cmp_report *r, bool cand, int i, char *buf,
+		  size_t len);
+
+/* --------------------------- compare_scope.c --------------------------- */
+
+/*
+ * cmp_scope - which rows decide: an op's ops/s moves with the throughput
+ * (CMP_CTX_RATE), and when the sides reached other ops of the loadfile
+ * only the throughput decides (CMP_CTX_COVER, with a note saying how
+ * far each side got); then the counts of r->nfew, r->nvarying, r->nctx.
+ */
+void cmp_scope(struct cmp_report *r, struct result **base,
+	       struct result **cand);
+
+/* ---------------------------- compare_own.c ---------------------------- */
+
+/*
+ * cmp_own_choose - whether @r decides on own latencies: some run ran on
+ * a busy machine and every run carries them; the notes that say so or
+ * why not.  Before the rows are built.
+ */
+void cmp_own_choose(struct cmp_report *r, struct result **base,
+		    struct result **cand);
+
+/* cmp_hist_value - latency metric @m (mean, max, a percentile or an
+ * exceedance count) of the calls binned in @h; false if it has none */
+bool cmp_hist_value(const struct hist *h, bool has_bins, int m, double *v);
+
+/* cmp_own_value - metric @m of op @op (-1: the run) of run @x from its
+ * own figures, if it has them */
+bool cmp_own_value(const struct result *x, int op, int m, double *v);
+
+/* ---------------------------- compare_seq.c ---------------------------- */
+
+/* cmp_equivalence - the equivalence bound of every primary row, at the
+ * look's level (r->o.look_alpha, or alpha): r->equiv */
+void cmp_equivalence(struct cmp_report *r);
+
+/* --------------------------- compare_thresh.c -------------------------- */
+
+/*
+ * cmp_thr_flag - whether row @w is past the thresholds in direction
+ * @worse (docs/regressions.md): with one run a side the calibrated
+ * single-run ones, else those of the small-n mode with every candidate
+ * run past every baseline run.
+ */
+bool cmp_thr_flag(const struct cmp_report *r, const struct cmp_row *w,
+		  bool worse);
+
+/* cmp_thr_medians - whether the change of medians of row @w is worse past
+ * the small-n thresholds (whatever the separation of the runs) */
+bool cmp_thr_medians(const struct cmp_report *r, const struct cmp_row *w);
+
+/* cmp_past_floor - the absolute floor of latency metrics */
+bool cmp_past_floor(const struct cmp_report *r, const struct cmp_row *w);
 
 /* -------------------------- compare_decide.c --------------------------- */
 

@@ -43,6 +43,41 @@ static const char *mode_name(enum cmp_mode m)
 				       : "one_run";
 }
 
+static const char *ctx_name(enum cmp_ctx c)
+{
+	switch (c) {
+	case CMP_CTX_RATE:
+		return "rate";
+	case CMP_CTX_COVER:
+		return "coverage";
+	case CMP_CTX_RAW:
+		return "raw_only";
+	case CMP_CTX_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* what row @w adds to the document's row @o beyond the table: its own
+ * figures, why it is context only, its equivalence bound */
+static void row_extra(const struct cmp_report *r, const struct cmp_row *w,
+		      json_t *o)
+{
+	const char *c = ctx_name(w->ctx);
+
+	if (!o)
+		return;
+	json_object_set_new(o, "context", c ? json_string(c) : json_null());
+	json_object_set_new(o, "own_baseline",
+			    w->ra ? jvalues(w->a, r->na) : json_null());
+	json_object_set_new(o, "own_candidate",
+			    w->ra ? jvalues(w->b, r->nb) : json_null());
+	json_object_set_new(o, "own_change",
+			    w->ra ? jnum(w->change) : json_null());
+	json_object_set_new(o, "primary", json_boolean(w->primary));
+	json_object_set_new(o, "p_equivalence", jnum(w->p_eq));
+}
+
 static json_t *report_json(const struct cmp_report *r)
 {
 	json_t *doc = json_object(), *rows = json_array(),
@@ -62,28 +97,26 @@ static json_t *report_json(const struct cmp_report *r)
 				: w->verdict == CMP_V_BETTER ? "improved"
 				: w->unclear		     ? "unclear"
 							     : "no change";
+		json_t *o;
 
-		json_array_append_new(
-			rows,
-			json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-				  "s:b,s:o,s:o,s:s,s:b,s:o}",
-				  "op", cmp_op_name(w->op), "metric",
-				  cmp_metric[w->metric].name, "worse",
-				  cmp_higher_worse(w->metric) ? "higher"
-							      : "lower",
-				  "baseline", jvalues(w->a, r->na), "candidate",
-				  jvalues(w->b, r->nb), "baseline_median",
-				  jnum(w->med_a), "candidate_median",
-				  jnum(w->med_b), "change", jnum(w->change),
-				  "p", jnum(w->p), "p_holm", jnum(w->p_holm),
-				  "in_family", w->tested, "ci_low",
-				  jnum(w->ci_lo), "ci_high", jnum(w->ci_hi),
-				  "verdict", v, "eligible", w->eligible,
-				  "min_ops",
-				  w->op < 0
-					  ? json_null()
-					  : json_integer(
-						    (json_int_t)w->min_count)));
+		o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+			      "s:b,s:o,s:o,s:s,s:b,s:o}",
+			      "op", cmp_op_name(w->op), "metric",
+			      cmp_metric[w->metric].name, "worse",
+			      cmp_higher_worse(w->metric) ? "higher" : "lower",
+			      "baseline", jvalues(w->ra ? w->ra : w->a, r->na),
+			      "candidate", jvalues(w->rb ? w->rb : w->b, r->nb),
+			      "baseline_median", jnum(w->rmed_a),
+			      "candidate_median", jnum(w->rmed_b), "change",
+			      jnum(w->rchange), "p", jnum(w->p), "p_holm",
+			      jnum(w->p_holm), "in_family", w->tested, "ci_low",
+			      jnum(w->ci_lo), "ci_high", jnum(w->ci_hi),
+			      "verdict", v, "eligible", w->eligible, "min_ops",
+			      w->op < 0
+				      ? json_null()
+				      : json_integer((json_int_t)w->min_count));
+		row_extra(r, w, o);
+		json_array_append_new(rows, o);
 	}
 	json_object_set_new(doc, "format", json_string("dbench-ng-compare"));
 	json_object_set_new(doc, "format_version", json_integer(1));
@@ -106,6 +139,10 @@ static json_t *report_json(const struct cmp_report *r)
 	json_object_set_new(doc, "exit", json_integer(cmp_verdict(r)));
 	json_object_set_new(doc, "reason", json_string(r->reason));
 	json_object_set_new(doc, "notes", notes);
+	json_object_set_new(doc, "own_latencies", json_boolean(r->own));
+	json_object_set_new(doc, "coverage_differs", json_boolean(r->cover));
+	json_object_set_new(doc, "equivalent", json_boolean(r->equiv));
+	json_object_set_new(doc, "equivalence_level", jnum(r->eq_level));
 	json_object_set_new(
 		doc, "machine",
 		json_pack("{s:{s:i,s:i,s:f,s:f},s:{s:i,s:i,s:f,s:f}}",

@@ -153,7 +153,12 @@ bool cmp_metric_value(const struct result *r, int op, int m, double *v)
 		*v = (double)h->count / secs;
 		return true;
 	}
-	if (!h->count || (cmp_metric[m].bins && !r->has_bins))
+	return cmp_hist_value(h, r->has_bins, m, v);
+}
+
+bool cmp_hist_value(const struct hist *h, bool has_bins, int m, double *v)
+{
+	if (!h->count || (cmp_metric[m].bins && !has_bins))
 		return false;
 	switch (m) {
 	case CMP_M_MEAN:

@@ -13,13 +13,21 @@
 
 #include "sigtest.h"
 
-/* a number for people: 3 significant digits, no exponent for big ones */
+/*
+ * a number for people: 3 significant digits, no exponent for big ones up
+ * to CMP_FMT_EXP (7 digits: the table's column is 10 wide), an exponent
+ * past it (a hostile 1.8e308 MB/s is "1.8e+308", not 309 digits)
+ */
+#define CMP_FMT_EXP 1e7
+
 const char *cmp_fmt_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (a >= CMP_FMT_EXP)
+		snprintf(buf, len, "%.3g", v);
 	else if (a >= 100 || a == 0)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 10)
@@ -48,14 +56,16 @@ const char *cmp_fmt_change(char *buf, size_t len, double x)
 	return buf;
 }
 
-/* "Rename p99.9 0.41 -> 498 ms" */
+/* "Rename p99.9 0.41 -> 498 ms", "own throughput 102 -> 75 MB/s" (the
+ * values that decided) */
 static void row_text(char *buf, size_t len, const struct cmp_row *w)
 {
 	char x[32], y[32];
 	const struct cmp_metric_info *mi = &cmp_metric[w->metric];
+	const char *own = w->ra ? "own " : "";
 
 	if (w->op < 0)
-		snprintf(buf, len, "throughput %s -> %s MB/s",
+		snprintf(buf, len, "%sthroughput %s -> %s MB/s", own,
 			 cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b));
 	else if (mi->kind == CMP_K_RATE)
@@ -63,8 +73,8 @@ static void row_text(char *buf, size_t len, const struct cmp_row *w)
 			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b));
 	else
-		snprintf(buf, len, "%s %s %s -> %s %s", cmp_op_name(w->op),
-			 mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
+		snprintf(buf, len, "%s %s%s %s -> %s %s", cmp_op_name(w->op),
+			 own, mi->name, cmp_fmt_num(x, sizeof(x), w->med_a),
 			 cmp_fmt_num(y, sizeof(y), w->med_b), mi->unit);
 }
 
@@ -74,6 +84,57 @@ static const char *fmt_runs(const struct cmp_report *r, char *buf, size_t len)
 	snprintf(buf, len, "%d vs %d run%s", r->na, r->nb,
 		 r->na == 1 && r->nb == 1 ? "" : "s");
 	return buf;
+}
+
+/* how it decided, for the end of the reason's parenthesis: "; on own
+ * latencies (busy machine)", "; on the throughput alone (coverage)" */
+static const char *fmt_how(const struct cmp_report *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s",
+		 r->own ? "; on own latencies (busy machine)" : "",
+		 r->cover ? "; on the throughput alone (coverage)" : "");
+	return buf;
+}
+
+/* "; the throughput shown not 5% worse (p=0.004)" or why not, at @buf */
+static void equiv_text(const struct cmp_report *r, char *buf, size_t len)
+{
+	double pmax = 0;
+	const struct cmp_row *one = NULL;
+	char name[80];
+
+	buf[0] = 0;
+	if (!r->nprimary)
+		return;
+	for (int i = 0; i < r->nrows; i++) {
+		const struct cmp_row *w = &r->rows[i];
+
+		if (w->primary && (!one || w->p_eq > pmax)) {
+			one = w;
+			pmax = w->p_eq;
+		}
+	}
+	if (r->nprimary == 1 && one->op < 0)
+		snprintf(name, sizeof(name), "the %sthroughput",
+			 one->ra ? "own " : "");
+	else if (r->nprimary == 1)
+		snprintf(name, sizeof(name), "%s %s%s", cmp_op_name(one->op),
+			 one->ra ? "own " : "", cmp_metric[one->metric].name);
+	else
+		snprintf(name, sizeof(name), "the %d metrics named",
+			 r->nprimary);
+	if (r->equiv)
+		snprintf(buf, len,
+			 "; %s shown not %g%% worse (%sp=%.2g <= %.2g)", name,
+			 100 * r->o.noise, r->nprimary > 1 ? "largest " : "",
+			 pmax, r->eq_level);
+	else
+		snprintf(
+			buf, len,
+			"; not yet shown that %s %s not %g%% worse (%sp=%.2g > "
+			"%.2g)",
+			name, r->nprimary > 1 ? "are" : "is", 100 * r->o.noise,
+			r->nprimary > 1 ? "largest " : "", pmax, r->eq_level);
 }
 
 /* why the thresholds decide, e.g. "3 vs 3 runs cannot reach alpha 0.05" */
@@ -138,10 +199,11 @@ static void list_rest(const struct cmp_report *r, char *buf, size_t len)
 
 void cmp_make_reason(struct cmp_report *r)
 {
-	char what[160], rn[64], why[160] = "", tail[400] = "", c[32];
+	char what[160], rn[64], why[300] = "", tail[400] = "", c[32], how[96];
 	int n = 0;
 
 	fmt_runs(r, rn, sizeof(rn));
+	fmt_how(r, how, sizeof(how));
 	if (r->mode != CMP_MODE_TEST)
 		cmp_why_thresholds(r, why, sizeof(why));
 	if (r->worst >= 0) {
@@ -159,25 +221,39 @@ void cmp_make_reason(struct cmp_report *r)
 		}
 		if (r->mode == CMP_MODE_TEST)
 			snprintf(r->reason, sizeof(r->reason),
-				 "regressed: %s (p=%.2g, %s)%s", what,
-				 w->p_holm, rn, tail);
+				 "regressed: %s (p=%.2g, %s%s)%s", what,
+				 w->p_holm, rn, how, tail);
 		else
 			snprintf(r->reason, sizeof(r->reason),
-				 "regressed: %s (%s, by thresholds; %s)%s",
+				 "regressed: %s (%s, by thresholds; %s%s)%s",
 				 what, cmp_fmt_change(c, sizeof(c), w->change),
-				 why, tail);
+				 why, how, tail);
 		return;
 	}
-	if (r->mode == CMP_MODE_TEST)
+	if (!r->ndeciding) {
+		snprintf(r->reason, sizeof(r->reason), "no verdict: %s (%s%s)",
+			 r->cover ? "the sides reached other ops of the "
+				    "loadfile and the throughput is not "
+				    "compared"
+				  : "no metric has enough ops to decide",
+			 rn, r->own ? "; on own latencies (busy machine)" : "");
+		return;
+	}
+	if (r->mode == CMP_MODE_TEST) {
+		char eq[200];
+
+		equiv_text(r, eq, sizeof(eq));
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none "
-			     "worse past the noise floor (%s)",
-			     r->nrows, r->nrows == 1 ? "" : "s", rn);
-	else
+			     "worse past the noise floor%s (%s%s)",
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", eq, rn,
+			     how);
+	} else
 		n = snprintf(r->reason, sizeof(r->reason),
 			     "no regression: %d metric%s compared, none past "
-			     "the thresholds (%s)",
-			     r->nrows, r->nrows == 1 ? "" : "s", why);
+			     "the thresholds (%s%s)",
+			     r->ndeciding, r->ndeciding == 1 ? "" : "s", why,
+			     how);
 	if (r->nbetter && n > 0 && (size_t)n < sizeof(r->reason))
 		n += snprintf(r->reason + n, sizeof(r->reason) - (size_t)n,
 			      "; %d improved", r->nbetter);

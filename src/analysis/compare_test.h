@@ -17,10 +17,16 @@ struct cmp_report *cmp_run(struct result **base, int nb, struct result **cand,
 
 /* One row of the report: an op and a metric. */
 struct cmp_row_info {
-	const char *op;	     /* report label, "all" for MB/s */
-	const char *metric;  /* "ops/s", "mean", ..., "over500ms", "MB/s" */
-	double base, cand;   /* medians over runs */
-	double change;	     /* cand / base - 1 (+inf from 0) */
+	const char *op;	    /* report label, "all" for MB/s */
+	const char *metric; /* "ops/s", "mean", ..., "over500ms", "MB/s" */
+	double base, cand;  /* medians over runs, of the values that
+			     * decide (own figures, when it decides on
+			     * them) */
+	double change;	    /* cand / base - 1 (+inf from 0) */
+	double raw_base, raw_cand; /* the raw medians */
+	int ctx;	     /* 0, or why it is context only (enum cmp_ctx) */
+	bool primary;	     /* its equivalence bound decides a good */
+	double p_eq;	     /* that bound's p, NAN when not a primary */
 	double p, p_holm;    /* NAN when not computed */
 	bool in_family;	     /* counted in the Holm correction */
 	double ci_lo, ci_hi; /* NAN when not computed */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "result.h"
 #include "sigtest.h"
@@ -22,10 +23,80 @@ static const char *verdict_word(const struct cmp_row *w)
 	case CMP_V_BETTER:
 		return "improved";
 	default:
-		return !w->eligible ? "few ops"
-		       : w->unclear ? "unclear"
-				    : "no change";
+		break;
 	}
+	switch (w->ctx) {
+	case CMP_CTX_RATE:
+		return "see MB/s";
+	case CMP_CTX_COVER:
+		return "coverage";
+	case CMP_CTX_RAW:
+		return "raw only";
+	case CMP_CTX_NONE:
+		break;
+	}
+	return !w->eligible ? "few ops" : w->unclear ? "unclear" : "no change";
+}
+
+/* "up to 0.66 CPUs, busy in 1 of 1 runs" of side @s, or "unknown" */
+static void machine_side(const struct cmp_report *r, int s, char *buf,
+			 size_t len)
+{
+	int n = s ? r->nb : r->na;
+
+	if (!r->machine_runs[s]) {
+		snprintf(buf, len, "unknown (not recorded%s)",
+			 n > 1 ? " by its runs" : " by its run");
+		return;
+	}
+	snprintf(buf, len,
+		 "other processes used up to %.2f CPUs, busy in %d "
+		 "of %d run%s%s",
+		 r->other_max[s], r->disturbed[s], n, n == 1 ? "" : "s",
+		 r->machine_runs[s] < n ? " (" : "");
+	if (r->machine_runs[s] < n) {
+		size_t k = strlen(buf);
+
+		snprintf(buf + k, len - k, "recorded by %d)",
+			 r->machine_runs[s]);
+	}
+}
+
+/* the lines that say what decides: own latencies, rates, coverage */
+static void print_scope(FILE *f, const struct cmp_report *r)
+{
+	int rate = 0;
+
+	if (r->machine_runs[0] || r->machine_runs[1]) {
+		char a[160], b[160];
+
+		machine_side(r, 0, a, sizeof(a));
+		machine_side(r, 1, b, sizeof(b));
+		fprintf(f,
+			"machine: baseline: %s; candidate: %s (busy: %.1f "
+			"CPUs of other processes or %.0f %% steal)\n",
+			a, b, DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
+	} else {
+		fprintf(f, "machine: unknown (not recorded by the runs: dbench "
+			   "logs or older results)\n");
+	}
+	if (r->own)
+		fprintf(f,
+			"own latencies: %d of %d runs ran on a busy machine, "
+			"so the verdicts rest on each op's own latency (less "
+			"the time its client waited for a CPU another process "
+			"held) and the throughput corrected alike (own MB/s); "
+			"the table shows the raw figures, 'Own chg' the change "
+			"of the own ones\n",
+			r->own_busy, r->na + r->nb);
+	for (int i = 0; i < r->nrows; i++)
+		rate += r->rows[i].ctx == CMP_CTX_RATE;
+	if (rate)
+		fprintf(f,
+			"rates: an op's ops/s moves with the throughput (each "
+			"client replays the same loadfile), so MB/s decides "
+			"for %d ops/s rows ('see MB/s')\n",
+			rate);
 }
 
 static void print_header(FILE *f, const struct cmp_report *r)
@@ -93,14 +164,7 @@ static void print_header(FILE *f, const struct cmp_report *r)
 			r->level1 > 0 && r->level2 >= r->o.look_alpha
 				? " (MB/s rejected: all of it)"
 				: "");
-	if (r->machine_runs[0] || r->machine_runs[1])
-		fprintf(f,
-			"machine: other processes used up to %.2f CPUs "
-			"(baseline) and %.2f (candidate); busy (%.1f CPUs or "
-			"%.0f %% steal) in %d of %d and %d of %d runs\n",
-			r->other_max[0], r->other_max[1], DISTURB_OTHER_CPUS,
-			DISTURB_STEAL_PCT, r->disturbed[0], r->na,
-			r->disturbed[1], r->nb);
+	print_scope(f, r);
 	if (r->nfew)
 		fprintf(f,
 			"few ops: %d metric%s of ops with too few ops in some "
@@ -131,10 +195,16 @@ void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
 				     "-------------";
 
 	print_header(f, r);
-	fprintf(f, " %-12s %-9s %10s %10s %9s %9s %19s  %s\n", "Op", "Metric",
-		"Baseline", "Candidate", "Change", "p (Holm)",
-		r->mode == CMP_MODE_ONE_RUN ? "CI" : "CI of change", "Verdict");
-	fprintf(f, " %s\n", dashes);
+	fprintf(f, " %-12s %-9s %10s %10s %9s ", "Op", "Metric", "Baseline",
+		"Candidate", "Change");
+	if (r->own)
+		fprintf(f, "%9s ", "Own chg");
+	fprintf(f, "%9s %19s  %s\n", "p (Holm)",
+		r->mode == CMP_MODE_ONE_RUN ? "CI"
+		: r->own		    ? "CI of own change"
+					    : "CI of change",
+		"Verdict");
+	fprintf(f, " %s%s\n", dashes, r->own ? "----------" : "");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct cmp_row *w = &r->rows[i];
 
@@ -152,12 +222,16 @@ void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
 			snprintf(ci, sizeof(ci), "%s..%s",
 				 cmp_fmt_change(lo, sizeof(lo), w->ci_lo),
 				 cmp_fmt_change(hi, sizeof(hi), w->ci_hi));
-		fprintf(f, " %-12s %-9s %10s %10s %9s %9s %19s  %s\n",
-			cmp_op_name(w->op), cmp_metric[w->metric].name,
-			cmp_fmt_num(a, sizeof(a), w->med_a),
-			cmp_fmt_num(b, sizeof(b), w->med_b),
-			cmp_fmt_change(c, sizeof(c), w->change), p, ci,
-			verdict_word(w));
+		fprintf(f, " %-12s %-9s %10s %10s %9s ", cmp_op_name(w->op),
+			cmp_metric[w->metric].name,
+			cmp_fmt_num(a, sizeof(a), w->rmed_a),
+			cmp_fmt_num(b, sizeof(b), w->rmed_b),
+			cmp_fmt_change(c, sizeof(c), w->rchange));
+		if (r->own)
+			fprintf(f, "%9s ",
+				w->ra ? cmp_fmt_change(c, sizeof(c), w->change)
+				      : "-");
+		fprintf(f, "%9s %19s  %s\n", p, ci, verdict_word(w));
 	}
 	if (changed)
 		fprintf(f, " (%d rows of no change not shown)\n",

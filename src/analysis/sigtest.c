@@ -118,16 +118,17 @@ static double pool_ranks(const double *a, size_t na, const double *b, size_t nb,
 
 /*
  * Exact: count, for every doubled rank sum s, the subsets of size k of
- * the pooled ranks that sum to s (dp[kk][s], kk = 0..k).  The p-value is
- * twice the smaller tail at the observed sum @obs, P(S <= obs) or
- * P(S >= obs), capped at 1.  Without ties the distribution is symmetric
- * and that is P(|S - mean| >= |obs - mean|); with ties it is not, and
- * counting only the deviation would let a tie group at one end (values
- * read from the same histogram bucket in several runs) halve the p of a
- * split at the other end.  @pmin: the same at the two extreme sums.
+ * the pooled ranks that sum to s (dp[kk][s], kk = 0..k).  Into @t: the
+ * probabilities of a sum at or below the observed @obs and at or above
+ * it, and of the smallest and largest sums (the extreme splits).
  */
-static int mwu_exact(const long *r2, size_t n, size_t k, long obs, double *p,
-		     double *pmin)
+struct mwu_tails {
+	double lo, hi, at_min, at_max;
+	bool one_sum; /* every split gives the same sum: all values tie */
+};
+
+static int mwu_exact(const long *r2, size_t n, size_t k, long obs,
+		     struct mwu_tails *t)
 {
 	long smax = 0, slo = -1, shi = 0;
 	double total = 0, lo = 0, hi = 0;
@@ -166,12 +167,9 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long obs, double *p,
 			slo = s;
 		shi = s;
 	}
-	*p = fmin(1, 2 * fmin(lo, hi) / total);
-	*pmin = fmin(
-		1, 2 * fmin(dp[k * w + (size_t)slo], dp[k * w + (size_t)shi]) /
-			   total);
-	if (slo == shi)
-		*pmin = 1;
+	*t = (struct mwu_tails){lo / total, hi / total,
+				dp[k * w + (size_t)slo] / total,
+				dp[k * w + (size_t)shi] / total, slo == shi};
 	free(dp);
 	return 0;
 }
@@ -208,8 +206,20 @@ double st_mwu(const double *a, size_t na, const double *b, size_t nb,
 	}
 	dev = labs(w2 - (long)(k * (n + 1)));
 	if (na * nb <= ST_MWU_EXACT_MAX) {
-		if (mwu_exact(r2, n, k, w2, &p, &pm)) {
+		struct mwu_tails t;
+
+		/* twice the smaller tail: without ties the distribution is
+		 * symmetric and that is P(|S - mean| >= |obs - mean|); with
+		 * ties it is not, and counting only the deviation would let
+		 * a tie group at one end (values read from the same
+		 * histogram bucket in several runs) halve the p of a split
+		 * at the other end */
+		if (mwu_exact(r2, n, k, w2, &t)) {
 			p = pm = NAN;
+		} else {
+			p = fmin(1, 2 * fmin(t.lo, t.hi));
+			pm = t.one_sum ? 1
+				       : fmin(1, 2 * fmin(t.at_min, t.at_max));
 		}
 		goto out;
 	}
@@ -227,6 +237,56 @@ double st_mwu(const double *a, size_t na, const double *b, size_t nb,
 			       labs(hi2 - (long)(k * (n + 1)))) /
 				  2,
 			  sqrt(var));
+out:
+	free(o);
+	free(r2);
+	if (pmin)
+		*pmin = pm;
+	return p;
+}
+
+double st_mwu_greater(const double *a, size_t na, const double *b, size_t nb,
+		      double *pmin)
+{
+	size_t n = na + nb;
+	struct st_obs *o;
+	struct mwu_tails t;
+	long *r2, w2 = 0, mean2 = (long)(nb * (n + 1)), top2 = 0;
+	double ties, p = 1, pm = 1, var;
+
+	if (pmin)
+		*pmin = 1;
+	if (!na || !nb)
+		return 1;
+	ties = pool_ranks(a, na, b, nb, &o, &r2);
+	if (ties < 0)
+		return NAN;
+	/* the doubled rank sum of @b: large when @b lies above @a */
+	for (size_t i = 0; i < n; i++) {
+		if (!o[i].in_a)
+			w2 += r2[i];
+	}
+	if (na * nb <= ST_MWU_EXACT_MAX) {
+		if (mwu_exact(r2, n, nb, w2, &t)) {
+			p = pm = NAN;
+		} else {
+			p = t.hi;
+			pm = t.one_sum ? 1 : t.at_max;
+		}
+		goto out;
+	}
+	var = (double)na * (double)nb / 12.0 *
+	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+	if (var <= 0)
+		goto out;
+	/* half the two-sided p on the side of @b; 1 on the other side */
+	p = w2 > mean2 ? mwu_normal_p((double)(w2 - mean2) / 2, sqrt(var)) / 2
+		       : 1;
+	for (size_t i = 0; i < nb; i++)
+		top2 += r2[n - 1 - i];
+	pm = top2 > mean2
+		     ? mwu_normal_p((double)(top2 - mean2) / 2, sqrt(var)) / 2
+		     : 1;
 out:
 	free(o);
 	free(r2);

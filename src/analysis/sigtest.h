@@ -48,6 +48,18 @@ double st_mwu(const double *a, size_t na, const double *b, size_t nb,
 	      double *pmin);
 
 /*
+ * st_mwu_greater - one-sided Mann-Whitney U test that @b lies above @a
+ * (is stochastically larger): the probability, over every split of the
+ * pooled values into samples of sizes @na and @nb, of a rank sum of @b
+ * at least as large as observed (mid-ranks for ties; exact up to
+ * ST_MWU_EXACT_MAX pairs, else the normal approximation).  @pmin, when
+ * not NULL, receives the smallest p any split could give.  1 when a
+ * sample is empty.
+ */
+double st_mwu_greater(const double *a, size_t na, const double *b, size_t nb,
+		      double *pmin);
+
+/*
  * st_mwu_pmin_n - smallest two-sided exact p-value of samples of sizes
  * @na and @nb without ties: 2 / C(na + nb, na), at most 1.  3 vs 3 gives
  * 0.1, 4 vs 4 0.0286, 5 vs 5 0.00794, 8 vs 8 0.000155.

@@ -93,6 +93,19 @@ struct be_refusal {
 	const char *why;
 };
 
+struct be_client;
+
+/*
+ * An op handler.  @h: for an op with a handle, the open handle; for
+ * NTCreateX the slot to fill on success, which may still hold the handle
+ * open there (do not release it: the engine releases the one replaced, or
+ * the new one if the loadfile expected the open to fail).  A handler that
+ * opened something and then fails releases it itself.  For ops without a
+ * handle, a scratch handle to ignore (never NULL).
+ */
+typedef int (*be_op_fn)(struct be_client *c, const struct lf_op *op,
+			be_handle *h);
+
 /* The run, as the backend sees it (read-only in the children). */
 struct be_run {
 	const char *dir;     /* -D as given */
@@ -110,9 +123,13 @@ struct be_run {
 	 * messages name the paths from, in place of DIR ("//SERVER/SHARE":
 	 * "//SERVER/SHARE/clients/client0/x"); NULL: DIR */
 	const char *where;
+	/* set by init for a backend with a table of ops per variant of the
+	 * run (fileio: one per --paths mode, sharing the handle ops): the
+	 * table the clients call, with a handler wherever backend.op has
+	 * one (what backend_check judged) and none elsewhere; NULL:
+	 * backend.op */
+	const be_op_fn *op;
 };
-
-struct be_client;
 
 /* The engine's side of the messages: filled by the engine. */
 struct be_host {
@@ -133,17 +150,6 @@ struct be_client {
 	uint64_t rng;		    /* state of be_random() */
 	const struct be_host *host;
 };
-
-/*
- * An op handler.  @h: for an op with a handle, the open handle; for
- * NTCreateX the slot to fill on success, which may still hold the handle
- * open there (do not release it: the engine releases the one replaced, or
- * the new one if the loadfile expected the open to fail).  A handler that
- * opened something and then fails releases it itself.  For ops without a
- * handle, a scratch handle to ignore (never NULL).
- */
-typedef int (*be_op_fn)(struct be_client *c, const struct lf_op *op,
-			be_handle *h);
 
 struct backend {
 	unsigned int api;	  /* BACKEND_API_VERSION */
@@ -182,7 +188,8 @@ struct backend {
 	void (*orphaned)(struct be_run *run);
 	/* NULL: cannot run it (refused before the fork, with FILE:LINE,
 	 * unless not_run[] gives why); op[OP_SLEEP] is never called: Sleep
-	 * is the engine's */
+	 * is the engine's.  init may give the clients another table with
+	 * the same ops (be_run.op) */
 	be_op_fn op[OP_NR];
 	/* ops the backend cannot execute, each with why, one line
 	 * ("libsmbclient has no byte-range lock call"): for an op whose
@@ -235,6 +242,14 @@ static inline uint64_t be_random(struct be_client *c)
 	c->rng ^= c->rng >> 7;
 	c->rng ^= c->rng << 17;
 	return c->rng;
+}
+
+/* be_ops - the op table the clients of @run call: the one init chose
+ * (run->op), else @b's */
+static inline const be_op_fn *be_ops(const struct backend *b,
+				     const struct be_run *run)
+{
+	return run->op ? run->op : b->op;
 }
 
 /* be_may_skip - may a backend declare op @t not run (backend.not_run)? */

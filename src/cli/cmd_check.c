@@ -23,10 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_busy.h"
 #include "cmd_run.h"
 #include "compare.h"
 #include "compare_workload.h"
@@ -34,15 +34,13 @@
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
+#include "suggest.h"
 
 /* the commit cannot be judged: git bisect run skips it */
 #define CHECK_SKIP 125
 /* the check cannot work on any commit: git bisect run stops (it aborts
  * on a status over 127) */
 #define CHECK_BAD     255
-/* a run whose machine was busy (result_disturbed()) is made again, up to
- * this many tries in all; still busy: 125, "machine too busy to decide" */
-#define CHECK_BUSY_TRIES 3
 #define MAX_BASELINES 256
 
 /* clang-format off */
@@ -54,8 +52,10 @@ static void usage(FILE *f)
 "git bisect run: exit 0 good, 1 regressed, 125 cannot decide (skip the\n"
 "commit), 255 bad input: options or a baseline (stop the bisection).\n"
 "It looks after each run from --min-runs on and stops once the answer is\n"
-"clear, alpha spent over the looks (a false alarm in at most 5 %% of\n"
-"bisect steps; docs/regressions.md).\n"
+"clear, alpha spent over the looks: a false alarm in at most 5 %% of\n"
+"bisect steps, and good only once nothing is worse and the throughput is\n"
+"shown not worse than the noise floor, so a commit that slows it by that\n"
+"much passes in at most 5 %% too (docs/regressions.md).\n"
 "\n"
 "  --baseline FILE...   baseline results (dbench-ng JSON or dbench logs);\n"
 "                       repeat the option or list several files after it\n"
@@ -64,9 +64,12 @@ static void usage(FILE *f)
 "  --metrics LIST       compare only these (see dbench-ng compare)\n"
 "  --noise PCT          relative noise floor in percent (5)\n"
 "  --verbose            show each run's output on stderr\n"
-"  --busy-ok            decide even on a busy machine (other processes\n"
-"                       using 0.2 CPUs or more, or 2 %% steal): by default\n"
-"                       such a run is made again, 3 tries, then 125\n"
+"  --busy-ok            decide on raw figures even on a busy machine (other\n"
+"                       processes using 0.2 CPUs or more, or 2 %% steal):\n"
+"                       by default runs that carry own latencies (BPF, as\n"
+"                       root) are judged on them, a busy run without them\n"
+"                       is made again, 3 tries, then 125, and a busy\n"
+"                       baseline without them is refused (255)\n"
 "  --json FILE          keep each run's JSON result as FILE-1.json ...\n"
 "                       (FILE-RUN before its extension); without it they\n"
 "                       are kept in a new $TMPDIR/dbench-ng-check.XXXXXX\n"
@@ -171,7 +174,7 @@ static struct run_ctx rc;
 
 /*
  * say - the one line on stdout once runs were made: @fmt, then where the
- * runs are kept, " (runs kept in /tmp/dbench-ng-check.abc123)" or
+ * runs are kept, " (runs kept in /tmp/dbench-ng-check.XXXXXX)" or
  * " (runs kept in r-1.json .. r-3.json)".
  */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -191,72 +194,6 @@ static void say(const char *fmt, ...)
 	else if (keep.first[0] && is_file(keep.first))
 		printf(" (run kept in %s)", keep.first);
 	printf("\n");
-}
-
-/* What caught() runs: run_setup() or run_start() of @rc. */
-struct step {
-	struct run_ctx *rc;
-	int argc;
-	char **argv;
-	bool *done;
-};
-
-static int do_setup(struct step *s)
-{
-	return run_setup(s->rc, s->argc, s->argv, s->done);
-}
-
-static int do_start(struct step *s)
-{
-	return run_start(s->rc);
-}
-
-/*
- * caught - @fn(@s), with what it writes on stderr (a message of one line
- * when it refuses the run) caught in a memfd and then written to stderr;
- * its last line, without "dbench-ng: ", in @said, so that stdout can give
- * the reason too.  "" if nothing was caught.
- */
-static int caught(int (*fn)(struct step *), struct step *s, char *said,
-		  size_t len)
-{
-	int fd = memfd_create("dbench-ng-check", MFD_CLOEXEC), saved, st;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	said[0] = 0;
-	if (fd < 0)
-		return fn(s);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	if (saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
-		if (saved >= 0)
-			close(saved);
-		close(fd);
-		return fn(s);
-	}
-	st = fn(s);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		close(fd);
-		return st;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		const char *m =
-			strncmp(line, "dbench-ng: ", 11) ? line : line + 11;
-		size_t n = strcspn(m, "\n");
-
-		fputs(line, stderr);
-		if (n)
-			snprintf(said, len, "%.*s", (int)n, m);
-	}
-	free(line);
-	fclose(f);
-	return st;
 }
 
 /*
@@ -309,6 +246,31 @@ static int other_workload(struct result **base, int nb,
 	return bad(true, "%s (--mixed-workloads checks anyway)", err);
 }
 
+/* @a, no option of a run, close to one of check's ("--basline"): said,
+ * with the one */
+static bool mistyped(const char *a)
+{
+	static const struct option mine[] = {
+		{"baseline", required_argument, NULL, 0},
+		{"min-runs", required_argument, NULL, 0},
+		{"max-runs", required_argument, NULL, 0},
+		{"noise", required_argument, NULL, 0},
+		{"metrics", required_argument, NULL, 0},
+		{"verbose", no_argument, NULL, 0},
+		{"busy-ok", no_argument, NULL, 0},
+		{"no-keep", no_argument, NULL, 0},
+		{"mixed-workloads", no_argument, NULL, 0},
+		{"help", no_argument, NULL, 0},
+		{NULL, 0, NULL, 0},
+	};
+	const char *near = suggest_option(a, mine);
+
+	if (!near || opt_is_long(a))
+		return false;
+	bad(true, "unknown option '%s'; did you mean '--%s'?", a, near);
+	return true;
+}
+
 int check_main(int argc, char **argv)
 {
 	static const char *base_names[MAX_BASELINES];
@@ -321,7 +283,8 @@ int check_main(int argc, char **argv)
 	bool verbose = false, done, setup = false, busy_ok = false;
 	bool keep_runs = true, mixed_wl = false;
 	enum cmp_seq_step step_next;
-	struct step step;
+	enum check_busy_step busy_step;
+	struct check_busy busy = {0};
 	char err[1024];
 	FILE *null = NULL;
 
@@ -380,6 +343,8 @@ int check_main(int argc, char **argv)
 			keep_runs = false;
 		} else if (!strcmp(a, "--mixed-workloads")) {
 			mixed_wl = true;
+		} else if (mistyped(a)) {
+			goto out;
 		} else {
 			rargv[rargc++] = argv[i];
 		}
@@ -410,14 +375,14 @@ int check_main(int argc, char **argv)
 	if (st)
 		goto out;
 
-	step = (struct step){&rc, rargc, rargv, &done};
-	st = caught(do_setup, &step, err, sizeof(err));
+	/* the reason of a refusal is rc.why, for stdout too */
+	st = run_setup(&rc, rargc, rargv, &done);
 	setup = true;
 	if (st) {
 		/* refused options, loadfile (2), a backend this build lacks
 		 * (3): the same on every commit */
 		st = bad(false, "%s",
-			 err[0] ? err : "the run options were refused");
+			 rc.why[0] ? rc.why : "the run options were refused");
 		goto out;
 	}
 	if (done)
@@ -434,21 +399,11 @@ int check_main(int argc, char **argv)
 	}
 	if (!mixed_wl && (st = other_workload(base, nb, base_names)))
 		goto out;
-	for (int i = 0; i < nb; i++) {
-		const struct result_disturb *d = &base[i]->disturb;
-
-		/* the same on every commit: every verdict would be doubtful */
-		if (!busy_ok && result_disturbed(d)) {
-			st = bad(true,
-				 "%s: recorded on a busy machine (other "
-				 "processes used %.2f CPUs, %.1f %% stolen; "
-				 "bound %.1f CPUs, %.0f %%): record the "
-				 "baseline again on a quiet machine",
-				 base_names[i], d->other_cpus,
-				 d->steal_pct > 0 ? d->steal_pct : 0.0,
-				 DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
-			goto out;
-		}
+	busy.ok = busy_ok;
+	if (check_busy_baseline(&busy, base, base_names, nb, err,
+				sizeof(err))) {
+		st = bad(true, "%s", err);
+		goto out;
 	}
 	rc.cfg.runs = max_runs; /* --json names one file per run */
 	if (!rc.cfg.json && keep_runs &&
@@ -457,7 +412,7 @@ int check_main(int argc, char **argv)
 		st = bad(true, "%s (--no-keep runs without)", err);
 		goto out;
 	}
-	st = caught(do_start, &step, err, sizeof(err));
+	st = run_start(&rc);
 	if (!st && !keep.dir[0] && rc.cfg.json && strcmp(rc.cfg.json, "-"))
 		snprintf(keep.first, sizeof(keep.first), "%s", rc.json_path);
 	if (st)
@@ -466,13 +421,15 @@ int check_main(int argc, char **argv)
 		/* the directory could not be prepared (DIR/clients cannot be
 		 * created, ...): the system under test, not the command line */
 		printf("cannot decide: %s\n",
-		       err[0] ? err : "the run could not be set up (exit 3)");
+		       rc.why[0] ? rc.why
+				 : "the run could not be set up (exit 3)");
 		st = CHECK_SKIP;
 		goto out;
 	}
 	if (st) {
 		/* a refused DIR or --json path (2): the same on every commit */
-		st = bad(false, "%s", err[0] ? err : "the run was refused");
+		st = bad(false, "%s",
+			 rc.why[0] ? rc.why : "the run was refused");
 		goto out;
 	}
 	null = verbose ? NULL : fopen("/dev/null", "w");
@@ -484,7 +441,7 @@ int check_main(int argc, char **argv)
 		goto out;
 	}
 
-	for (int run = 1, busy = 0; run <= max_runs; run++) {
+	for (int run = 1; run <= max_runs; run++) {
 		struct result *res;
 		int rst = run_one(&rc, run, &res);
 
@@ -500,34 +457,18 @@ int check_main(int argc, char **argv)
 				    run, rst);
 			goto out;
 		}
-		if (!busy_ok && result_disturbed(&res->disturb)) {
-			const struct result_disturb *d = &res->disturb;
-
-			fprintf(stderr,
-				"check: run %d: the machine was busy (other "
-				"processes used %.2f CPUs, %.1f %% stolen): "
-				"%s\n",
-				run, d->other_cpus,
-				d->steal_pct > 0 ? d->steal_pct : 0.0,
-				busy + 1 < CHECK_BUSY_TRIES ? "made again"
-							    : "giving up");
-			if (++busy >= CHECK_BUSY_TRIES) {
-				say("cannot decide: machine too busy to "
-				    "decide (run %d: other processes used "
-				    "%.2f CPUs, %.1f %% stolen, in each of "
-				    "%d tries; bound %.1f CPUs, %.0f %%)",
-				    run, d->other_cpus,
-				    d->steal_pct > 0 ? d->steal_pct : 0.0, busy,
-				    DISTURB_OTHER_CPUS, DISTURB_STEAL_PCT);
-				result_free(res);
-				st = CHECK_SKIP;
-				goto out;
-			}
+		busy_step = check_busy_run(&busy, res, run, err, sizeof(err));
+		if (busy_step == CHECK_BUSY_GIVE_UP) {
+			say("cannot decide: %s", err);
+			result_free(res);
+			st = CHECK_SKIP;
+			goto out;
+		}
+		if (busy_step == CHECK_BUSY_AGAIN) {
 			result_free(res);
 			run--; /* the same run again, the same --json name */
 			continue;
 		}
-		busy = 0;
 		cand[nc++] = res;
 		fprintf(stderr, "check: run %d: Throughput %g MB/sec, "
 			"max_latency %.3f ms\n", run, res->throughput,

@@ -22,6 +22,7 @@
 #include "num.h"
 #include "result.h"
 #include "result_json.h"
+#include "suggest.h"
 
 static void usage(FILE *f)
 {
@@ -232,7 +233,9 @@ int compare_main(int argc, char **argv)
 			return bad("option '%s' needs a value",
 				   argv[optind - 1]);
 		default:
-			return bad("unknown option '%s'", argv[optind - 1]);
+			return unknown_option("dbench-ng compare",
+					      argv[optind - 1], lopts,
+					      "dbench-ng compare --help");
 		}
 	}
 	if (sep < 0)

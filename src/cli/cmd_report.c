@@ -15,6 +15,7 @@
 #include "report_text.h"
 #include "result.h"
 #include "result_json.h"
+#include "suggest.h"
 
 static void report_usage(FILE *f)
 {
@@ -74,10 +75,8 @@ int report_main(int argc, char **argv)
 				"value\n", argv[optind - 1]);
 			return 2;
 		default:
-			fprintf(stderr, "dbench-ng report: unknown option '%s' "
-				"(see dbench-ng report --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return unknown_option("dbench-ng report", argv[optind - 1],
+					      opts, "dbench-ng report --help");
 		}
 	}
 	n = argc - optind;

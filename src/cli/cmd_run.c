@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,16 +32,31 @@
 #include "stopsig.h"
 #include "version.h"
 
+/* A refusal of the run: on stderr as "dbench-ng: MESSAGE", and MESSAGE
+ * in @rc->why for a caller that says why elsewhere too (check) */
+static void refuse(struct run_ctx *rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void refuse(struct run_ctx *rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rc->why, sizeof(rc->why), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "dbench-ng: %s\n", rc->why);
+}
+
 /* Parse every loadfile of the comma list @spec into @progs; @stock: @spec
  * is the default stock_default() found, which a message says. */
-static int load_programs(const char *spec, bool stock, struct program **progs,
-			 int *n)
+static int load_programs(struct run_ctx *rc, const char *spec, bool stock,
+			 struct program **progs, int *n)
 {
 	char err[1024];
 	char *list = strdup(spec), *save = NULL, *name;
 
 	if (!list) {
-		fprintf(stderr, "dbench-ng: out of memory\n");
+		refuse(rc, "out of memory");
 		return -1;
 	}
 	*n = 0;
@@ -48,33 +64,32 @@ static int load_programs(const char *spec, bool stock, struct program **progs,
 	     name = strtok_r(NULL, ",", &save)) {
 		const char *text;
 		size_t len;
-		int rc;
+		int st;
 
 		if (*n == RUN_MAX_LOADFILES) {
-			fprintf(stderr, "dbench-ng: -c: more than %d loadfiles\n",
-				RUN_MAX_LOADFILES);
+			refuse(rc, "-c: more than %d loadfiles",
+			       RUN_MAX_LOADFILES);
 			goto fail;
 		}
 		text = builtin_find(name, &len);
 		if (text)
-			rc = lf_parse_buffer(name, text, len, &progs[*n], err,
+			st = lf_parse_buffer(name, text, len, &progs[*n], err,
 					     sizeof(err));
 		else
-			rc = lf_parse_file(name, &progs[*n], err, sizeof(err));
-		if (rc) {
-			fprintf(stderr, "dbench-ng: %s%s\n", err,
-				stock ? " (the loadfile of a run without -c, "
-					"found where dbench 4.0 installs its "
-					"client.txt; -c " BUILTIN_NETBENCH
-					" runs the built-in workload)"
-				      : "");
+			st = lf_parse_file(name, &progs[*n], err, sizeof(err));
+		if (st) {
+			refuse(rc, "%s%s", err,
+			       stock ? " (the loadfile of a run without -c, "
+				       "found where dbench 4.0 installs its "
+				       "client.txt; -c " BUILTIN_NETBENCH
+				       " runs the built-in workload)"
+				     : "");
 			goto fail;
 		}
 		(*n)++;
 	}
 	if (!*n) {
-		fprintf(stderr, "dbench-ng: -c: no loadfile named in '%s'\n",
-			spec);
+		refuse(rc, "-c: no loadfile named in '%s'", spec);
 		goto fail;
 	}
 	free(list);
@@ -134,10 +149,12 @@ static int describe_run(struct result *res, const struct config *cfg,
 
 	res->tool = strdup("dbench-ng");
 	res->version = strdup(dbng_version);
+	res->commit = dbng_commit[0] ? strdup(dbng_commit) : NULL;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	res->start_time = strdup(when);
 	res->argv = calloc((size_t)argc, sizeof(char *));
-	if (!res->tool || !res->version || !res->start_time || !res->argv)
+	if (!res->tool || !res->version || !res->start_time || !res->argv ||
+	    (dbng_commit[0] && !res->commit))
 		return -1;
 	for (int i = 0; i < argc; i++) {
 		res->argv[i] = masked_arg(argv[i]);
@@ -221,15 +238,15 @@ static int json_begin(struct run_ctx *rc, int run)
 		return 0;
 	json_name(cfg, run, rc->json_path, sizeof(rc->json_path));
 	if (strcmp(cfg->json, "-") && json_in_tree(cfg->dir, rc->json_path)) {
-		fprintf(stderr,
-			"dbench-ng: --json %s: inside %s/clients, "
-			"which the run removes; write it elsewhere\n",
-			rc->json_path, cfg->dir);
+		refuse(rc,
+		       "--json %s: inside %s/clients, "
+		       "which the run removes; write it elsewhere",
+		       rc->json_path, cfg->dir);
 		return 2;
 	}
 	if (file_replace_begin(&rc->json, rc->json_path, "--json", err,
 			       sizeof(err))) {
-		fprintf(stderr, "dbench-ng: %s\n", err);
+		refuse(rc, "%s", err);
 		return 2;
 	}
 	return 0;
@@ -263,7 +280,7 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 	 * touched nothing; run_start() blocks them */
 	rc->argc = argc;
 	rc->argv = argv;
-	switch (opt_parse(argc, argv, &rc->cfg)) {
+	switch (opt_parse(argc, argv, &rc->cfg, rc->why, sizeof(rc->why))) {
 	case OPT_EXIT_OK:
 		*done = true;
 		return 0;
@@ -274,17 +291,16 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 	}
 	rc->be = backend_find(rc->cfg.backend);
 	if (!rc->be && backend_unavailable(rc->cfg.backend, err, sizeof(err))) {
-		fprintf(stderr,
-			"dbench-ng: -B %s: this build has no '%s' backend: "
-			"pkg-config did not find its library (apt-get install "
-			"%s, then make again)\n",
-			rc->cfg.backend, rc->cfg.backend, err);
+		refuse(rc,
+		       "-B %s: this build has no '%s' backend: "
+		       "pkg-config did not find its library (apt-get install "
+		       "%s, then make again)",
+		       rc->cfg.backend, rc->cfg.backend, err);
 		return 3;
 	}
 	if (!rc->be) {
-		fprintf(stderr,
-			"dbench-ng: -B: unknown backend '%s' (known: %s)\n",
-			rc->cfg.backend, backend_names());
+		refuse(rc, "-B: unknown backend '%s' (known: %s)",
+		       rc->cfg.backend, backend_names());
 		return 2;
 	}
 	rc->be_run.dir = rc->cfg.dir;
@@ -293,32 +309,34 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done)
 	nkv = opt_backend_options(&kv);
 	if (backend_options(rc->be, kv, nkv, &rc->be_opts, err, sizeof(err)) ||
 	    backend_check(rc->be, NULL, rc->be_run.req, err, sizeof(err))) {
-		fprintf(stderr, "dbench-ng: %s\n", err);
+		refuse(rc, "%s", err);
 		return 2;
 	}
 	rc->be_run.opts = rc->be_opts;
 	if (backend_options_text(rc->be, rc->be_opts, rc->be_opts_text,
 				 sizeof(rc->be_opts_text))) {
-		fprintf(stderr, "dbench-ng: -o: the backend's options are "
-			"longer than %zu bytes\n", sizeof(rc->be_opts_text) - 1);
+		refuse(rc,
+		       "-o: the backend's options are "
+		       "longer than %zu bytes",
+		       sizeof(rc->be_opts_text) - 1);
 		return 2;
 	}
 	rc->cfg.backend_version = (int)rc->be->version;
 	rc->cfg.backend_opts = rc->be_opts_text[0] ? rc->be_opts_text : NULL;
 	if (rc->cfg.runs > 1 && rc->cfg.json && !strcmp(rc->cfg.json, "-")) {
-		fprintf(stderr, "dbench-ng: --json - takes one run; give a "
-			"file name with --runs (one file per run)\n");
+		refuse(rc, "--json - takes one run; give a "
+			   "file name with --runs (one file per run)");
 		return 2;
 	}
 	if (!rc->cfg.loadfile) /* no -c: dbench 4.0's, else the built-in */
 		rc->cfg.loadfile =
 			stock_default(&stock, rc->note, sizeof(rc->note));
-	if (load_programs(rc->cfg.loadfile, stock, rc->progs, &rc->nprogs))
+	if (load_programs(rc, rc->cfg.loadfile, stock, rc->progs, &rc->nprogs))
 		return 2;
 	for (int i = 0; i < rc->nprogs; i++) {
 		if (backend_check(rc->be, rc->progs[i], rc->be_run.req, err,
 				  sizeof(err))) {
-			fprintf(stderr, "dbench-ng: %s\n", err);
+			refuse(rc, "%s", err);
 			return 2;
 		}
 	}
@@ -344,7 +362,7 @@ int run_start(struct run_ctx *rc)
 	if (rc->be->init) {
 		st = rc->be->init(&rc->be_run, err, sizeof(err));
 		if (st) {
-			fprintf(stderr, "dbench-ng: %s\n", err);
+			refuse(rc, "%s", err);
 			file_replace_abort(&rc->json);
 			return st;
 		}

@@ -34,12 +34,16 @@ struct run_ctx {
 	char json_path[4096];
 	struct coord *coord;	/* NULL, or a run across hosts (coord.h) */
 	char note[1024];	/* for stderr once the run starts, or "" */
+	/* why run_setup() or run_start() refused the run: their message
+	 * without "dbench-ng: ", or "" */
+	char why[1280];
 };
 
 /*
  * run_setup - parse @argv (a run command line), load the loadfiles and
  * check the backend; nothing is created yet.  Returns 0, or the exit
- * status (2 usage/input, 3 environment) after a message; *@done is set
+ * status (2 usage/input, 3 environment) after a message, which is also
+ * @rc->why; *@done is set
  * when --help or --version was printed (return 0).
  */
 int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done);
@@ -51,7 +55,8 @@ int run_setup(struct run_ctx *rc, int argc, char **argv, bool *done);
  * the directory (the backend's init); then say what run_setup() noted
  * (no -c and no client.txt: the built-in workload).  0, or the exit
  * status after a message (2 for a --json path that cannot be written or
- * lies in DIR/clients), with nothing created.
+ * lies in DIR/clients), with nothing created; the message is also
+ * @rc->why.
  */
 int run_start(struct run_ctx *rc);
 

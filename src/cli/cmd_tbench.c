@@ -21,6 +21,7 @@
 #include "options.h"
 #include "server.h"
 #include "version.h"
+#include "suggest.h"
 
 #define NAME "tbench_srv"
 
@@ -195,18 +196,15 @@ int tbench_srv_main(int argc, char **argv)
 			srv_usage(stdout);
 			return 0;
 		case 'V':
-			printf("tbench_srv (dbench-ng %s)\n", dbng_version);
+			printf("tbench_srv of dbench-ng %s\n", dbng_version_long());
 			return 0;
 		case ':':
 			fprintf(stderr, NAME ": option '%s' needs a value\n",
 				argv[optind - 1]);
 			return 2;
 		default:
-			fprintf(stderr,
-				NAME ": unknown option '%s' (see "
-				     "tbench_srv --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return unknown_option(NAME, argv[optind - 1], opts,
+					      "tbench_srv --help");
 		}
 	}
 	if (optind < argc) {

@@ -7,12 +7,14 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "num.h"
 #include "registry.h"
 #include "sockopt.h"
+#include "suggest.h"
 #include "version.h"
 
 /* -o NAME[=VALUE] and the backends' --LOPT[=VALUE]: collected here in
@@ -142,78 +144,39 @@ static int field_of(int c)
 	return -1;
 }
 
-/* The option summary of --help. */
-static void opt_usage(FILE *f)
+/* where opt_parse() keeps why it refused the command line (its caller's
+ * buffer, for the duration of the call) */
+static char *why_buf;
+static size_t why_len;
+
+/* A refusal: on stderr as "dbench-ng: MESSAGE", and MESSAGE kept for the
+ * caller of opt_parse() */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
 {
-	/* clang-format off */
-	if (mode_usage)
-		fprintf(f, "%s", mode_usage);
-	else
-		fprintf(f,
-"Usage: dbench-ng [OPTIONS] NPROCS\n"
-"Replay a NetBench file-server loadfile with NPROCS client processes\n"
-"against a directory and report per-operation latency and throughput.\n"
-"\n");
-	fprintf(f,
-"  -t, --timelimit=SECS       length of the measured phase (default 600)\n"
-"      --warmup=SECS          warm-up before it (default timelimit/5)\n"
-"  -c, --loadfile=FILE[,...]  loadfile, plain or gzip; a comma list gives\n"
-"                             client i the file i modulo the list length\n"
-"                             (default: dbench 4.0's client.txt where it\n"
-"                             is installed, else the built-in workload,\n"
-"                             " OPT_BUILTIN ")\n"
-"  -D, --directory=DIR        base directory (default .); clients work in\n"
-"                             DIR/clients and touch nothing else\n"
-"      --paths=MODE           full (default): every call names its whole\n"
-"                             path from DIR, as dbench 4.0; dirfd: calls\n"
-"                             relative to cached directory fds, a lighter\n"
-"                             load not comparable with dbench's\n"
-"      --allow-symlink-races  run full mode where no mount namespace with\n"
-"                             DIR nosymfollow can be had (else refused)\n");
-	backend_help(f);
-	fprintf(f,
-"  -R, --target-rate=MBPS     per-client target rate in MB/s\n"
-"  -s, --sync                 open files with O_SYNC\n"
-"  -S, --sync-dir             fdatasync the directory after unlink, rmdir\n"
-"                             and rename\n"
-"  -F, --fsync                fsync after every write\n"
-"  -x, --xattr                emulate Samba's DOS attributes in xattrs\n"
-"      --no-resolve           no case-insensitive lookup of missing names\n"
-"      --stat-check           skip pointless calls after a stat()\n"
-"      --one-byte-write-fix   skip or truncate for 1-byte zero writes\n"
-"      --fake-io              do not read or write file data\n"
-"      --clients-per-process=N  clients sharing each process (default 1)\n"
-"      --run-once             stop after one pass of the loadfile\n"
-"      --skip-cleanup         leave DIR/clients/clientN behind\n"
-"      --per-client-results   add a table per client\n"
-"      --show-exec[ute-time]  print the time of every completed pass\n"
-"                             (mmtests' option; its full name is not\n"
-"                             spelt here: a log parser takes a line with\n"
-"                             that word for a progress line)\n"
-"      --machine-readable     dbench's colon-separated output\n"
-"      --no-percentiles       omit the percentile table\n"
-"      --json=FILE            write the whole result as JSON to FILE\n"
-"                             (- for stdout; the text then goes to stderr)\n"
-"      --runs=N               run the whole benchmark N times, each on a\n"
-"                             fresh tree, and summarise the spread\n"
-"      --stall-threshold=MS   record the kernel stack of any op running\n"
-"                             longer (default 100; 0 turns it off)\n"
-"      --no-bpf               explain stalls by /proc sampling only, without\n"
-"                             BPF tracing of who woke the stuck client\n"
-"  -T, --tcp-options=OPTS     socket options of -B sockio, tbench's names\n"
-"                             (default \"" SOCKOPT_DEFAULT "\"); ignored\n"
-"                             by the other backends, as by dbench\n"
-"  -h, --help                 this text\n"
-"      --version              print the version\n"
-"\n"
-"Exit status: 0 success, 1 a client failed, 2 bad usage or input,\n"
-"3 environment error, 130/143 interrupted.  See dbench-ng(1).\n");
-	/* clang-format on */
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "dbench-ng: %s\n", msg);
+	if (why_buf && why_len)
+		snprintf(why_buf, why_len, "%s", msg);
+}
+
+static void unknown_why(const char *arg, const struct option *lo)
+{
+	char why[256];
+
+	unknown_option_why(why, sizeof(why), arg, lo, "dbench-ng --help");
+	say("%s", why);
 }
 
 static int bad_value(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "dbench-ng: %s: '%s' %s\n", opt, val, why);
+	say("%s: '%s' %s", opt, val, why);
 	return -1;
 }
 
@@ -231,10 +194,9 @@ static int parse_long(const char *opt, const char *s, long min, long max,
 	case NUM_RANGE:
 		break;
 	}
-	fprintf(stderr,
-		"dbench-ng: %s: '%s' is out of range "
-		"(%ld..%ld)\n",
-		opt, s, min, max);
+	say("%s: '%s' is out of range "
+	    "(%ld..%ld)",
+	    opt, s, min, max);
 	return -1;
 }
 
@@ -255,8 +217,7 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 			   const char *val)
 {
 	if (nbe_opts == OPT_MAX_BACKEND_OPTS) {
-		fprintf(stderr, "dbench-ng: more than %d backend options\n",
-			OPT_MAX_BACKEND_OPTS);
+		say("more than %d backend options", OPT_MAX_BACKEND_OPTS);
 		return -1;
 	}
 	if (lo) {
@@ -270,7 +231,7 @@ static int add_backend_opt(const char *kv, const struct be_option *lo,
 		char *s = malloc(n);
 
 		if (!s) {
-			fprintf(stderr, "dbench-ng: out of memory\n");
+			say("out of memory");
 			return -1;
 		}
 		snprintf(s, n, "--%s%s%s", lo->lopt, val ? "=" : "",
@@ -290,7 +251,7 @@ static int add_made_opt(const char *name, const char *val)
 	char *s = malloc(n);
 
 	if (!s) {
-		fprintf(stderr, "dbench-ng: out of memory\n");
+		say("out of memory");
 		return -1;
 	}
 	snprintf(s, n, "%s=%s", name, val);
@@ -343,9 +304,9 @@ static int tbench_args(const struct config *cfg, const char *tcp,
 	if (!server || !has_option(b, NULL, "server"))
 		return 0;
 	if (seen_server) {
-		fprintf(stderr, "dbench-ng: the server is given twice, by "
-			"--server and by the operand '%s' after NPROCS\n",
-			server);
+		say("the server is given twice, by "
+		    "--server and by the operand '%s' after NPROCS",
+		    server);
 		return -1;
 	}
 	return add_backend_opt(NULL, long_option("server"), server);
@@ -429,7 +390,28 @@ static int set_field(struct config *cfg, int i, char *val)
 	return 0;
 }
 
-enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
+bool opt_is_long(const char *arg)
+{
+	struct option lo[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
+	char so[2 * CFG_NR + 8];
+	size_t len;
+
+	if (strncmp(arg, "--", 2))
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	nbe_lopts = backend_long_options(be_lopts, OPT_MAX_BACKEND_LOPTS);
+	if (nbe_lopts < 0)
+		nbe_lopts = 0;
+	make_opts(lo, so);
+	for (const struct option *o = lo; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, arg, len))
+			return true;
+	return false;
+}
+
+enum opt_result opt_parse(int argc, char **argv, struct config *cfg, char *why,
+			  size_t whylen)
 {
 	struct option long_opts[CFG_NR + NOTHER + OPT_MAX_BACKEND_LOPTS + 1];
 	char short_opts[2 * CFG_NR + 8];
@@ -438,14 +420,19 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 	char name[64];
 	int c, i;
 
+	why_buf = why;
+	why_len = whylen;
+	if (why && whylen)
+		why[0] = '\0';
 	for (i = 0; i < OPT_MAX_BACKEND_OPTS; i++) {
 		free(be_made[i]);
 		be_made[i] = NULL;
 	}
 	nbe_lopts = backend_long_options(be_lopts, OPT_MAX_BACKEND_LOPTS);
 	if (nbe_lopts < 0) {
-		fprintf(stderr, "dbench-ng: the backends have more than %d "
-			"long options\n", OPT_MAX_BACKEND_LOPTS);
+		say("the backends have more than %d "
+		    "long options",
+		    OPT_MAX_BACKEND_LOPTS);
 		return OPT_ERROR;
 	}
 
@@ -480,10 +467,11 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 				return OPT_ERROR;
 			break;
 		case 'h':
-			opt_usage(stdout);
+			opt_help(stdout, mode_usage);
+			cfg->helped = true;
 			return OPT_EXIT_OK;
 		case O_VERSION:
-			printf("dbench-ng %s\n", dbng_version);
+			printf("dbench-ng %s\n", dbng_version_long());
 			return OPT_EXIT_OK;
 		case O_BACKEND ... O_BACKEND + OPT_MAX_BACKEND_LOPTS - 1:
 			seen_server = seen_server ||
@@ -494,54 +482,46 @@ enum opt_result opt_parse(int argc, char **argv, struct config *cfg)
 				return OPT_ERROR;
 			break;
 		case ':':
-			fprintf(stderr,
-				"dbench-ng: option '%s' needs a value\n",
-				is_long(argv[optind - 1])
-					? argv[optind - 1]
-					: opt_name(optopt, name, sizeof(name)));
+			say("option '%s' needs a value",
+			    is_long(argv[optind - 1])
+				    ? argv[optind - 1]
+				    : opt_name(optopt, name, sizeof(name)));
 			return OPT_ERROR;
 		default:
 			if (optopt && is_long(argv[optind - 1]))
-				fprintf(stderr,
-					"dbench-ng: option '%.*s' takes "
-					"no value\n",
-					(int)strcspn(argv[optind - 1], "="),
-					argv[optind - 1]);
+				say("option '%.*s' takes "
+				    "no value",
+				    (int)strcspn(argv[optind - 1], "="),
+				    argv[optind - 1]);
 			else if (optopt)
-				fprintf(stderr,
-					"dbench-ng: unknown option "
-					"'-%c' (see dbench-ng --help)\n",
-					optopt);
+				say("unknown option "
+				    "'-%c' (see dbench-ng --help)",
+				    optopt);
 			else
-				fprintf(stderr,
-					"dbench-ng: unknown option "
-					"'%s' (see dbench-ng --help)\n",
-					argv[optind - 1]);
+				unknown_why(argv[optind - 1], long_opts);
 			return OPT_ERROR;
 		}
 	}
 
 	if (optind >= argc) {
-		fprintf(stderr, "dbench-ng: missing NPROCS, the number of "
-				"client processes (see dbench-ng --help)\n");
+		say("missing NPROCS, the number of "
+		    "client processes (see dbench-ng --help)");
 		return OPT_ERROR;
 	}
 	/* a second operand is tbench's server; dbench 4.0 ignores it */
 	if (argc - optind > 2) {
-		fprintf(stderr,
-			"dbench-ng: unexpected argument '%s' after "
-			"NPROCS\n",
-			argv[optind + 2]);
+		say("unexpected argument '%s' after "
+		    "NPROCS",
+		    argv[optind + 2]);
 		return OPT_ERROR;
 	}
 	if (parse_long(config_fields[CFG_nprocs].opt, argv[optind],
 		       cli[CFG_nprocs].min, cli[CFG_nprocs].max, &cfg->nprocs))
 		return OPT_ERROR;
 	if ((long)cfg->nprocs * cfg->cpp > OPT_MAX_PROCS) {
-		fprintf(stderr,
-			"dbench-ng: NPROCS x --clients-per-process = "
-			"%ld clients, more than %d\n",
-			(long)cfg->nprocs * cfg->cpp, OPT_MAX_PROCS);
+		say("NPROCS x --clients-per-process = "
+		    "%ld clients, more than %d",
+		    (long)cfg->nprocs * cfg->cpp, OPT_MAX_PROCS);
 		return OPT_ERROR;
 	}
 	cfg->nclients = cfg->nprocs * cfg->cpp;

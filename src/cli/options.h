@@ -31,9 +31,19 @@ enum opt_result {
 };
 
 /* opt_parse - fill @cfg from @argv.  Messages go to stderr (errors) or
- * stdout (--help, --version).  Without -c, cfg->loadfile is NULL:
- * run_setup() picks the default (stock.h). */
-enum opt_result opt_parse(int argc, char **argv, struct config *cfg);
+ * stdout (--help, --version); with OPT_ERROR the error is also in @why
+ * (@whylen bytes; NULL: not kept), without "dbench-ng: ".  Without -c,
+ * cfg->loadfile is NULL: run_setup() picks the default (stock.h). */
+enum opt_result opt_parse(int argc, char **argv, struct config *cfg, char *why,
+			  size_t whylen);
+
+/* opt_help - the --help of a run (options_help.c): @mode_usage, or
+ * dbench-ng's usage line and commands, then the options */
+void opt_help(FILE *f, const char *mode_usage);
+
+/* opt_is_long - is @arg ("--NAME" or "--NAME=VALUE") a long option of a
+ * run, the backends' included? */
+bool opt_is_long(const char *arg);
 
 /* opt_tbench - parse tbench's command lines from now on: @backend is
  * the default backend (sockio) and @usage the head of --help */

@@ -253,6 +253,12 @@ static int stage(struct checkpoint *ck, const struct ticks *t,
 	ck->seen_interval = src->interval_s;
 
 	result_set_stats(v, st);
+	/* the clients were recording while the tick read them */
+	for (int o = 0; o < OP_NR; o++) {
+		hist_settle(&v->op[o].h);
+		hist_settle(&v->op[o].own);
+		hist_settle(&v->resp.h[o]);
+	}
 	for (int o = 0; o < OP_NR; o++)
 		bytes += st->bytes[o];
 	v->resp.valid = st->nresp > 0;

@@ -179,7 +179,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
 			      : UINT64_MAX;
-	memcpy(cl->op, b->op, sizeof(cl->op));
+	memcpy(cl->op, be_ops(b, run), sizeof(cl->op));
 	cl->timed = 0;
 	for (int t = 0; t < OP_NR; t++) {
 		if (be_not_run(b, t))

@@ -149,10 +149,33 @@ bool offcpu_bpf_usable(char *why, size_t len)
 	return true;
 }
 
+/* Whether this process lives in a user namespace below the initial one,
+ * whose capabilities count for nothing to bpf(): the initial one maps
+ * every uid, "0 0 4294967295", and no other does */
+static bool in_child_userns(void)
+{
+	unsigned long in, out, count = 0;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%lu %lu %lu", &in, &out, &count) != 3)
+		count = 0;
+	fclose(f);
+	return count && count != 4294967295UL;
+}
+
 void offcpu_bpf_reason(int err, const char *what, char *why, size_t len)
 {
 	err = err < 0 ? -err : err;
-	if (err == EPERM || err == EACCES)
+	if ((err == EPERM || err == EACCES) && in_child_userns())
+		snprintf(why, len,
+			 "no privilege to %s BPF programs (needs root, or "
+			 "CAP_BPF and CAP_PERFMON, which a run with --paths "
+			 "full gives up without root in its user namespace: "
+			 "--paths dirfd keeps them)",
+			 what);
+	else if (err == EPERM || err == EACCES)
 		snprintf(why, len,
 			 "no privilege to %s BPF programs (needs "
 			 "root, or CAP_BPF and CAP_PERFMON)",

@@ -6,7 +6,7 @@
  * response time (docs/design.md §5).  Pure functions of a state and the
  * time they are given (unit-tested on a fake clock in
  * tests/unit/test_pace.c); client.c reads the clock and sleeps.  The
- * pacing rules are dbench 4.0's (dbench-compat.md §3.5).
+ * pacing rules are dbench 4.0's (docs/compat.md).
  */
 #ifndef DBNG_PACE_H
 #define DBNG_PACE_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * runner.c - process model and phases (design.md §4, dbench-compat.md §3).
+ * runner.c - process model and phases (design.md §4, compat.md).
  *
  * The parent forks one process per NPROCS, each running
  * --clients-per-process clients.  A child sets up its clients, marks them
@@ -497,6 +497,18 @@ static void fill_resp(struct runner *r)
 	}
 }
 
+/*
+ * Whether a signal cut the run short: one before the time limit, or a
+ * second one after it that had to kill clients still in an op (the ops
+ * they were in never ended, so the figures are not a whole run's).  A
+ * signal after the time limit alone only hurries the clean-up: the
+ * first reason, the time limit, stands.
+ */
+static bool cut_short(const struct runner *r)
+{
+	return r->interrupted && (!r->after_end || r->killed);
+}
+
 /* Merge the client slots into the result: the measured phase only. */
 static int fill_result(struct runner *r)
 {
@@ -506,9 +518,9 @@ static int fill_result(struct runner *r)
 	uint64_t bytes = 0;
 
 	res->status = r->failed ? RESULT_FAILED
-		      : r->interrupted && !r->after_end ? RESULT_INTERRUPTED
-							 : RESULT_OK;
-	res->signal = r->after_end ? 0 : r->interrupted;
+		      : cut_short(r) ? RESULT_INTERRUPTED
+				     : RESULT_OK;
+	res->signal = cut_short(r) ? r->interrupted : 0;
 	res->has_bins = true;
 	res->nclients = cfg->nclients;
 	res->clients = calloc((size_t)cfg->nclients, sizeof(*res->clients));
@@ -1099,7 +1111,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 			print_failures(r.res);
 		rc = r.ticks->phase_start ? 1 : 3;
 	} else {
-		rc = r.interrupted && !r.after_end ? 128 + r.interrupted : 0;
+		rc = cut_short(&r) ? 128 + r.interrupted : 0;
 	}
 	if (co && co->lost) {
 		/* mpirun kills this rank a second after its SIGTERM: the

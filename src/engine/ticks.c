@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ticks.c - the one-second tick of the parent: dbench 4.0's phase and
- * progress-line logic (dbench-compat.md §3.3, §3.6) and the time series.
+ * progress-line logic (docs/compat.md) and the time series.
  */
 #include "ticks.h"
 

@@ -317,6 +317,7 @@ static struct result host_view(const struct result *run,
 
 	v.tool = run->tool;
 	v.version = run->version;
+	v.commit = run->commit;
 	v.start_time = run->start_time;
 	v.argc = run->argc;
 	v.argv = run->argv;

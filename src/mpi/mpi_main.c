@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 	} else {
 		st = run_setup(&rc, argc, argv, &done);
 	}
-	if (done && !rank)
+	if (done && !rank && rc.cfg.helped) /* not after --version */
 		printf("\ndbench-ng-mpi: mpirun [-np R] [--hostfile H] "
 		       "dbench-ng-mpi [OPTIONS] NPROCS\n"
 		       "  runs NPROCS clients on every rank (docs/mpi.md)\n"

@@ -7,12 +7,12 @@
  * privilege (root, or CAP_BPF and CAP_PERFMON), no kernel BTF, a build
  * without libbpf, an architecture whose registers the program does not
  * know.  libbpf's own messages are kept quiet (DBNG_BPF_VERBOSE shows
- * them).
+ * them), and the failures worded, by the engine's offcpu_bpf.c.
  */
 #include "bpf_rec.h"
+#include "offcpu_bpf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,49 +84,6 @@ struct rec_bpf {
 	void *ctx;
 	uint64_t undecoded;
 };
-
-static char first_msg[200];
-static bool verbose;
-
-static int __attribute__((format(printf, 2, 0)))
-quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[sizeof(first_msg)];
-	va_list aq;
-	size_t n;
-
-	if (verbose) {
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != LIBBPF_WARN || first_msg[0])
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strcspn(buf, "\n");
-	buf[n] = 0;
-	memcpy(first_msg, buf, n + 1);
-	return 0;
-}
-
-static void reason(int err, const char *what, char *why, size_t len)
-{
-	err = err < 0 ? -err : err;
-	if (err == EPERM || err == EACCES)
-		snprintf(why, len,
-			 "no privilege to %s BPF programs (needs root, or "
-			 "CAP_BPF and CAP_PERFMON)",
-			 what);
-	else if (err == ESRCH)
-		snprintf(why, len, "the kernel has no usable BTF "
-				   "(/sys/kernel/btf/vmlinux)");
-	else if (first_msg[0])
-		snprintf(why, len, "cannot %s the BPF program: %s (%s)", what,
-			 strerror(err), first_msg);
-	else
-		snprintf(why, len, "cannot %s the BPF program: %s", what,
-			 strerror(err));
-}
 
 static int on_record(void *ctx, void *data, size_t len)
 {
@@ -237,11 +194,10 @@ struct rec_bpf *rec_bpf_start(const struct rec_bpf_cfg *cfg, char *why,
 	}
 	b->fn = cfg->fn;
 	b->ctx = cfg->ctx;
-	verbose = getenv("DBNG_BPF_VERBOSE") != NULL;
-	libbpf_set_print(quiet);
+	offcpu_bpf_quiet();
 	err = load(b, cfg);
 	if (err) {
-		reason(err, "load", why, len);
+		offcpu_bpf_reason(err, "load", why, len);
 		goto fail;
 	}
 	err = fill_specs(bpf_object__find_map_by_name(b->obj, "specs"));
@@ -252,19 +208,19 @@ struct rec_bpf *rec_bpf_start(const struct rec_bpf_cfg *cfg, char *why,
 		err = add_pid(bpf_object__find_map_by_name(b->obj, "armed"),
 			      cfg->armed);
 	if (err) {
-		reason(err, "fill the maps of", why, len);
+		offcpu_bpf_reason(err, "fill the maps of", why, len);
 		goto fail;
 	}
 	b->rb = ring_buffer__new(
 		bpf_map__fd(bpf_object__find_map_by_name(b->obj, "events")),
 		on_record, b, NULL);
 	if (!b->rb) {
-		reason(errno, "read the ring buffer of", why, len);
+		offcpu_bpf_reason(errno, "read the ring buffer of", why, len);
 		goto fail;
 	}
 	err = attach(b);
 	if (err) {
-		reason(err, "attach", why, len);
+		offcpu_bpf_reason(err, "attach", why, len);
 		goto fail;
 	}
 	return b;

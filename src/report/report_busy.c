@@ -14,6 +14,7 @@
 
 #include "result.h"
 #include "result_foreign.h"
+#include "str_clean.h"
 
 bool report_busy_machine(const struct result *r)
 {
@@ -40,49 +41,37 @@ static const char *how(const struct result *r)
 	return "own latencies need BPF (root, or CAP_BPF and CAP_PERFMON)";
 }
 
-bool report_busy_text(const struct result *r, char *buf, size_t len)
+void report_busy(FILE *f, const struct result *r)
 {
 	const struct result_disturb *d = &r->disturb;
 	const struct result_foreign *fg = &r->foreign;
 	bool runq;
 	double share = result_foreign_share(r, &runq);
-	char who[64] = "";
 
 	if (!report_busy_machine(r))
-		return false;
+		return;
 	if (result_has_own(r)) {
-		if (fg->nholders)
-			snprintf(who, sizeof(who), " (most: %s)",
-				 fg->holders[0].comm);
-		snprintf(buf, len,
-			 "Busy machine: other programs held the CPU for "
-			 "%.1f %% of the clients' time%s; compare and check "
-			 "will decide on own latencies",
-			 100 * share, who);
-		return true;
+		fprintf(f, " Busy machine: other programs held the CPU for "
+			"%.1f %% of the clients' time", 100 * share);
+		if (fg->nholders) {
+			/* a name any process may choose: printed as the
+			 * report prints a result's strings */
+			fputs(" (most: ", f);
+			str_text(f, fg->holders[0].comm);
+			fputc(')', f);
+		}
+		fputs("; compare and check will decide on own latencies\n\n",
+		      f);
+		return;
 	}
+	fputs(" Busy machine: ", f);
 	if (d->valid && d->steal_pct >= DISTURB_STEAL_PCT &&
 	    d->other_cpus < DISTURB_OTHER_CPUS)
-		snprintf(who, sizeof(who),
-			 "the hypervisor stole %.1f %% of "
-			 "the CPU time",
-			 d->steal_pct);
+		fprintf(f, "the hypervisor stole %.1f %% of the CPU time",
+			d->steal_pct);
 	else
-		snprintf(who, sizeof(who),
-			 "other programs used %.2f CPUs "
-			 "beside the run",
-			 d->other_cpus);
-	snprintf(buf, len,
-		 "Busy machine: %s; comparisons of this run are unreliable: "
-		 "%s",
-		 who, how(r));
-	return true;
-}
-
-void report_busy(FILE *f, const struct result *r)
-{
-	char line[400];
-
-	if (report_busy_text(r, line, sizeof(line)))
-		fprintf(f, " %s\n\n", line);
+		fprintf(f, "other programs used %.2f CPUs beside the run",
+			d->other_cpus);
+	fprintf(f, "; comparisons of this run are unreliable: %s\n\n",
+		how(r));
 }

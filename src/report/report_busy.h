@@ -17,15 +17,10 @@ struct result;
  * time or more for CPUs other programs held */
 bool report_busy_machine(const struct result *r);
 
-/*
- * report_busy_text - the line, without a newline, into @buf: "Busy
- * machine: ..."; false (and nothing written) when the machine was not
- * busy.
- */
-bool report_busy_text(const struct result *r, char *buf, size_t len);
-
 /* report_busy - the line and an empty one when busy (a section of its
- * own, before the classic table: docs/compat.md), else nothing */
+ * own, before the classic table: docs/compat.md), else nothing; the
+ * name of the program that held the CPU most is printed as str_text()
+ * prints a result's strings */
 void report_busy(FILE *f, const struct result *r);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * report_text.c - render a result as text.
+ * report_text.c - render a result as text (its op tables' rows in
+ * report_table.c, the percentile options in report_pcts.c, the spread of
+ * --runs in report_spread.c).
  *
  * Parsers of dbench output (mmtests, LKP, Phoronix, fsperf, autotest)
  * look for the line containing "Operation", the rows after it, lines with
@@ -23,34 +25,11 @@
 #include "num.h"
 #include "percentiles.h"
 #include "report_busy.h"
+#include "report_impl.h"
 #include "report_offcpu.h"
 #include "str_clean.h"
 #include "result.h"
 #include "text_format.h"
-
-static const double default_p[] = { PCT_TEXT_DEFAULT };
-
-#define NDEFAULT ((int)(sizeof(default_p) / sizeof(default_p[0])))
-
-static const struct report_pcts default_pcts = {
-	.n = NDEFAULT,
-	.p = { PCT_TEXT_DEFAULT },
-};
-
-void report_pcts_default(char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = 0;
-	for (int k = 0; k < NDEFAULT && n < len; k++) {
-		int w = snprintf(buf + n, len - n, "%s%g", k ? "," : "",
-				 default_p[k]);
-
-		if (w < 0)
-			break;
-		n += (size_t)w;
-	}
-}
 
 void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms)
 {
@@ -71,49 +50,6 @@ void report_tput_line(FILE *f, double tput, double max_latency_ms,
 	fprintf(f, TXT_TPUT_LINE, tput, cfg->sync_open ? TXT_SYNC_OPEN : "",
 		cfg->sync_dirs ? TXT_SYNC_DIRS : "", cfg->nclients,
 		cfg->nprocs, max_latency_ms);
-}
-
-int report_pcts_parse(const char *s, struct report_pcts *out, char *err,
-		      size_t errlen)
-{
-	const char *p = s, *end;
-
-	out->n = 0;
-	while (*p) {
-		double v = 0;
-
-		if (num_f64(p, NUM_NORMAL, &v, &end) != NUM_OK ||
-		    (*end && *end != ',') || !(v > 0 && v <= 100)) {
-			snprintf(err, errlen, "--percentiles: '%.*s' is not a "
-				 "percentile (0 < p <= 100)",
-				 (int)strcspn(p, ","), p);
-			return -1;
-		}
-		if (out->n == REPORT_MAX_PCTS) {
-			snprintf(err, errlen, "--percentiles: at most %d",
-				 REPORT_MAX_PCTS);
-			return -1;
-		}
-		out->p[out->n++] = v;
-		p = *end ? end + 1 : end;
-	}
-	if (!out->n) {
-		snprintf(err, errlen, "--percentiles: no percentile given");
-		return -1;
-	}
-	return 0;
-}
-
-static double ms(uint64_t ns)
-{
-	return (double)ns / 1e6;
-}
-
-/* An op's label in our sections: "NTCreateX:", never a table row's. */
-static const char *our_label(int op, char buf[16])
-{
-	snprintf(buf, 16, "%s:", op_info[op].label);
-	return buf;
 }
 
 /* The rows of a percentile table under its header @head (12 columns):
@@ -472,36 +408,6 @@ static void hosts_line(FILE *f, const struct result *r)
 				  : 0.0);
 }
 
-/* One row of a table: count, mean and max in ms; the dbench table's
- * (@classic) labelled as dbench does, ours "NTCreateX:". */
-static void row(FILE *f, bool classic, bool machine, int op, uint64_t count,
-		double mean, double max)
-{
-	char label[16];
-
-	if (classic && machine)
-		fprintf(f, ":%s:%u:%.03f:%.03f:\n", op_info[op].label,
-			(unsigned int)count, mean, max);
-	else
-		fprintf(f, " %-12s %7u %9.03f %9.03f\n",
-			classic ? op_info[op].label : our_label(op, label),
-			(unsigned int)count, mean, max);
-}
-
-/* The dbench 4.0 table header, or ours for figures that are not a
- * result.  Rows with a zero global count are omitted, also in the
- * per-client tables. */
-static void header(FILE *f, bool classic)
-{
-	if (classic) {
-		fprintf(f, TXT_TABLE "\n");
-		fprintf(f, " ----------------------------------------\n");
-	} else {
-		fprintf(f, TXT_OPS_TABLE "\n");
-		fprintf(f, " ========================================\n");
-	}
-}
-
 static bool shown(const struct result *r, int op)
 {
 	return r->op[op].h.count && op_is_timed(op);
@@ -553,12 +459,12 @@ static void op_tables(FILE *f, const struct result *r, bool classic)
 {
 	const struct config *cfg = &r->cfg;
 
-	header(f, classic);
+	report_header(f, classic);
 	for (int i = 0; i < OP_NR; i++) {
 		const struct hist *h = &r->op[i].h;
 
 		if (shown(r, i))
-			row(f, classic, cfg->machine, i, h->count,
+			report_row(f, classic, cfg->machine, i, h->count,
 			    hist_mean(h) / 1e6, ms(h->max));
 	}
 	fprintf(f, "\n");
@@ -571,7 +477,7 @@ static void op_tables(FILE *f, const struct result *r, bool classic)
 		fprintf(f, TXT_CLIENT "%u did %u lines and %.0f bytes\n",
 			(unsigned int)c, (unsigned int)rc->lines,
 			(double)rc->bytes);
-		header(f, classic);
+		report_header(f, classic);
 		for (int i = 0; i < OP_NR; i++) {
 			double mean = 0;
 
@@ -579,7 +485,7 @@ static void op_tables(FILE *f, const struct result *r, bool classic)
 				mean = (double)rc->sum_ns[i] /
 				       (double)rc->count[i] / 1e6;
 			if (shown(r, i))
-				row(f, classic, cfg->machine, i, rc->count[i],
+				report_row(f, classic, cfg->machine, i, rc->count[i],
 				    mean, ms(rc->max_ns[i]));
 		}
 		fprintf(f, "\n");
@@ -608,9 +514,9 @@ void report_text_run(FILE *f, const struct result *r,
 	fprintf(f, "\n");
 	status_line(f, r);
 	if (!cfg->machine && !cfg->no_percentiles && r->has_bins)
-		percentile_table(f, r, pcts ? pcts : &default_pcts);
+		percentile_table(f, r, pcts ? pcts : &report_default_pcts);
 	if (!cfg->machine && !cfg->no_percentiles && r->resp.valid)
-		response_table(f, r, pcts ? pcts : &default_pcts);
+		response_table(f, r, pcts ? pcts : &report_default_pcts);
 	if (!cfg->machine)
 		not_run(f, r);
 	if (r->nwarn && !cfg->machine)
@@ -652,177 +558,4 @@ void report_text(FILE *f, const struct result *r,
 		 const struct report_pcts *pcts)
 {
 	report_text_run(f, r, pcts, 0, 0);
-}
-
-/* ------------------------- --runs: the spread --------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of @v[n], sorted in place. */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* One row: @v[n] sorted in place; median [min .. max] and cv. */
-static double spread_row(FILE *f, const char *label, double *v, int n)
-{
-	double mean = 0, var = 0, med = median(v, n);
-
-	for (int i = 0; i < n; i++)
-		mean += v[i] / n;
-	for (int i = 0; i < n; i++)
-		var += (v[i] - mean) * (v[i] - mean) / (n > 1 ? n - 1 : 1);
-	fprintf(f, " %-26s %11.3f [%11.3f .. %11.3f]  cv %5.1f%%\n", label,
-		med, v[0], v[n - 1], mean > 0 ? 100 * sqrt(var) / mean : 0.0);
-	return med;
-}
-
-void report_spread_take(struct spread_run *s, const struct result *r)
-{
-	memset(s, 0, sizeof(*s));
-	s->cfg = r->cfg;
-	s->throughput = r->throughput;
-	s->max_latency_ms = r->max_latency_ms;
-	s->has_bins = r->has_bins;
-	s->paced = r->resp.valid;
-	for (int op = 0; op < OP_NR; op++) {
-		const struct hist *h = &r->op[op].h, *rh = &r->resp.h[op];
-
-		s->count[op] = h->count;
-		s->mean_ms[op] = h->count ? hist_mean(h) / 1e6 : 0;
-		s->p99_ms[op] = ms(hist_value_at(h, 99));
-		s->max_ms[op] = ms(h->max);
-		s->resp_count[op] = rh->count;
-		s->resp_p99_ms[op] = ms(hist_value_at(rh, 99));
-		s->resp_max_ms[op] = ms(hist_value_at(rh, 100));
-		s->late[op] = r->resp.late[op];
-	}
-}
-
-/*
- * The one dbench table of --runs: per op, the median over the runs of
- * each column (count, mean, max; a run without the op counts 0), rows
- * whose median count is 0 left out.
- */
-static void median_table(FILE *f, const struct spread_run *rs, int n, double *v)
-{
-	const struct config *cfg = &rs[0].cfg;
-
-	header(f, true);
-	for (int op = 0; op < OP_NR; op++) {
-		double count, mean, max;
-
-		if (!op_is_timed(op))
-			continue;
-		for (int i = 0; i < n; i++)
-			v[i] = (double)rs[i].count[op];
-		count = median(v, n);
-		if (count < 0.5)
-			continue;
-		for (int i = 0; i < n; i++)
-			v[i] = rs[i].mean_ms[op];
-		mean = median(v, n);
-		for (int i = 0; i < n; i++)
-			v[i] = rs[i].max_ms[op];
-		max = median(v, n);
-		row(f, true, cfg->machine, op, (uint64_t)llround(count), mean,
-		    max);
-	}
-	fprintf(f, "\n");
-}
-
-/* The spread of a paced run's response times (when every run has them):
- * per op p99 and max, and the late starts of all ops. */
-static void spread_resp(FILE *f, const struct spread_run *rs, int n, double *v)
-{
-	char label[64];
-
-	for (int i = 0; i < n; i++) {
-		if (!rs[i].paced)
-			return;
-	}
-	for (int op = 0; op < OP_NR; op++) {
-		bool all = op_is_timed(op);
-
-		for (int i = 0; i < n; i++)
-			all = all && rs[i].resp_count[op];
-		if (!all)
-			continue;
-		for (int i = 0; i < n; i++)
-			v[i] = rs[i].resp_p99_ms[op];
-		snprintf(label, sizeof(label), "%s: response p99 ms",
-			 op_info[op].label);
-		spread_row(f, label, v, n);
-		for (int i = 0; i < n; i++)
-			v[i] = rs[i].resp_max_ms[op];
-		snprintf(label, sizeof(label), "%s: response max ms",
-			 op_info[op].label);
-		spread_row(f, label, v, n);
-	}
-	for (int i = 0; i < n; i++) {
-		v[i] = 0;
-		for (int op = 0; op < OP_NR; op++)
-			v[i] += op_is_timed(op) ? (double)rs[i].late[op] : 0;
-	}
-	spread_row(f, "late starts", v, n);
-}
-
-void report_spread(FILE *f, const struct spread_run *rs, int n)
-{
-	const struct config *cfg = &rs[0].cfg;
-	double *v = calloc((size_t)n, sizeof(*v)), tput, maxlat;
-	char label[64];
-
-	if (!v)
-		return;
-	fprintf(f, "\nRun-to-run spread over %d runs: median [min .. max], "
-		"coefficient of variation\n", n);
-	for (int i = 0; i < n; i++)
-		v[i] = rs[i].throughput;
-	tput = spread_row(f, "MB/sec", v, n);
-	for (int i = 0; i < n; i++)
-		v[i] = rs[i].max_latency_ms;
-	maxlat = spread_row(f, "max_latency ms", v, n);
-	for (int op = 0; op < OP_NR; op++) {
-		static const char *const name[] = {"mean", "p99", "max"};
-		bool all = true;
-
-		for (int i = 0; i < n; i++)
-			all = all && rs[i].count[op];
-		if (!all || !op_is_timed(op))
-			continue;
-		for (int k = 0; k < 3; k++) {
-			if (k == 1 && !rs[0].has_bins)
-				continue;
-			for (int i = 0; i < n; i++)
-				v[i] = k == 0	? rs[i].mean_ms[op]
-				       : k == 1 ? rs[i].p99_ms[op]
-						: rs[i].max_ms[op];
-			snprintf(label, sizeof(label), "%s: %s ms",
-				 op_info[op].label, name[k]);
-			spread_row(f, label, v, n);
-		}
-	}
-	spread_resp(f, rs, n, v);
-	fprintf(f,
-		"The table and the last line below are not one run's: "
-		"each figure is its\nmedian over the %d runs (per op: the "
-		"count, the mean and the max each).\n\n",
-		n);
-	median_table(f, rs, n, v);
-	free(v);
-	if (cfg->machine)
-		fprintf(f, ";%g;%d;%d;%.03f;\n", tput, cfg->nclients,
-			cfg->nprocs, maxlat);
-	else {
-		report_tput_line(f, tput, maxlat, cfg);
-		fputc('\n', f);
-	}
 }

@@ -84,6 +84,7 @@ struct config {
 	CONFIG_FIELDS(X)
 #undef X
 	FILE *out; /* not a setting: overrides opt_out() */
+	bool helped; /* not a setting: -h printed the usage */
 };
 
 /* CFG_nprocs, CFG_cpp, ...: the index of a field in config_fields[] */

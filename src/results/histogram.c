@@ -56,6 +56,17 @@ void hist_add(struct hist *dst, const struct hist *src)
 		dst->bins[i] += src->bins[i];
 }
 
+void hist_settle(struct hist *h)
+{
+	uint64_t n = h->overflow;
+
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++)
+		n += h->bins[i];
+	if (!n) /* nothing the bins hold: an empty histogram */
+		hist_init(h);
+	h->count = n;
+}
+
 void hist_sub(struct hist *d, const struct hist *a, const struct hist *b)
 {
 	uint64_t n = 0;

@@ -82,6 +82,14 @@ uint64_t hist_bucket_value(const struct hist *h, unsigned int i);
 void hist_add(struct hist *dst, const struct hist *src);
 
 /*
+ * hist_settle - make @h's count that of its bins and overflow: for a copy
+ * read while its values were still being recorded, where the reader may
+ * have seen count before or after a bin's increment.  Its percentiles
+ * rest on the bins, so the bins are the copy's truth.
+ */
+void hist_settle(struct hist *h);
+
+/*
  * hist_sub - @d = the values in @a that are not in @b, where @a is a later
  * state of the same cumulative histogram as @b: bins, count and sum are
  * differences; min is 0 and max is @a's (callers that know the interval's

@@ -208,6 +208,7 @@ void result_free(struct result *r)
 		return;
 	free(r->tool);
 	free(r->version);
+	free(r->commit);
 	free(r->start_time);
 	for (int i = 0; i < r->argc; i++)
 		free(r->argv[i]);

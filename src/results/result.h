@@ -371,7 +371,8 @@ struct result_host {
 struct result {
 	/* what ran */
 	char *tool;		/* "dbench-ng", or "dbench" for a 4.0 log */
-	char *version;
+	char *version;		/* "0.5.0", "0.5.0+3" (docs/install.md) */
+	char *commit;		/* "abc1234[-dirty]", NULL if not known */
 	char *start_time;	/* ISO 8601 UTC */
 	int argc;
 	char **argv;

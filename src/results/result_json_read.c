@@ -13,6 +13,7 @@
 
 #include "result.h"
 #include "result_foreign.h"
+#include "result_json_maps.h"
 
 struct reader {
 	const char *name;
@@ -383,6 +384,58 @@ static void read_op(struct reader *rd, json_t *o, struct result *r)
 	}
 }
 
+/*
+ * A per-op map of the file (result_json_maps.h) into @base; @what names
+ * it in messages ("clients[3].ops").  An object per op: a key that is
+ * not an operation is refused, each field read as the writer wrote it
+ * (an optional one where present); an array per op: one of another
+ * length or with other than non-negative integers is refused.
+ */
+static void read_opmap(struct reader *rd, json_t *ops, const struct jm_map *m,
+		       void *base, const char *what)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(ops, k, v) {
+		int op = op_by_label(k);
+		size_t j = 0;
+
+		if (m->shape && op >= 0 && json_is_array(v)) {
+			for (const struct jm_field *f = m->f; f->name; f++) {
+				json_t *e = json_array_get(v, j++);
+
+				if (!json_is_integer(e) ||
+				    json_integer_value(e) < 0)
+					op = -1;
+				else
+					*jm_u64(f, base, op) =
+						(uint64_t)json_integer_value(e);
+			}
+		}
+		if (m->shape && (op < 0 || json_array_size(v) != j)) {
+			rerr(rd, "%s.%s is not %s", what, k, m->shape);
+			return;
+		}
+		if (m->shape)
+			continue;
+		if (op < 0) {
+			rerr(rd, "%s: '%s' is not an operation", what, k);
+			return;
+		}
+		for (const struct jm_field *f = m->f; f->name; f++) {
+			if (f->optional && !json_object_get(v, f->name))
+				continue;
+			if (f->kind == JM_U64)
+				*jm_u64(f, base, op) =
+					get_u64(rd, v, m->where, f->name);
+			else
+				*jm_num(f, base, op) =
+					get_num(rd, v, m->where, f->name);
+		}
+	}
+}
+
 static void read_clients(struct reader *rd, json_t *a, struct result *r)
 {
 	json_t *c;
@@ -398,25 +451,15 @@ static void read_clients(struct reader *rd, json_t *a, struct result *r)
 	r->nclients = (int)json_array_size(a);
 	json_array_foreach(a, i, c) {
 		struct result_client *rc = &r->clients[i];
-		json_t *ops = get(rd, c, "clients[].", "ops", JSON_OBJECT), *v;
-		const char *k;
+		json_t *ops = get(rd, c, "clients[].", "ops", JSON_OBJECT);
+		char what[48];
 
 		rc->lines = get_u64(rd, c, "clients[].", "lines");
 		rc->bytes = get_u64(rd, c, "clients[].", "bytes");
-		json_object_foreach(ops, k, v) {
-			int op = op_by_label(k);
-
-			if (op < 0) {
-				rerr(rd, "clients[%zu].ops: '%s' is not an "
-				     "operation", i, k);
-				return;
-			}
-			rc->count[op] = get_u64(rd, v, "clients[].ops.", "count");
-			rc->sum_ns[op] = get_u64(rd, v, "clients[].ops.",
-						 "sum_ns");
-			rc->max_ns[op] = get_u64(rd, v, "clients[].ops.",
-						 "max_ns");
-		}
+		snprintf(what, sizeof(what), "clients[%zu].ops", i);
+		read_opmap(rd, ops, &jm_client_ops, rc, what);
+		if (rd->failed)
+			return;
 	}
 }
 
@@ -425,8 +468,8 @@ static void read_clients(struct reader *rd, json_t *a, struct result *r)
 static void read_point_resp(struct reader *rd, json_t *x, size_t i,
 			    struct result_point *p)
 {
-	json_t *ops = json_object_get(x, "resp_ops"), *v;
-	const char *k;
+	json_t *ops = json_object_get(x, "resp_ops");
+	char what[64];
 
 	if (!ops)
 		return;
@@ -435,29 +478,8 @@ static void read_point_resp(struct reader *rd, json_t *x, size_t i,
 		     i);
 		return;
 	}
-	json_object_foreach(ops, k, v) {
-		int op = op_by_label(k);
-		uint64_t f[4];
-
-		for (size_t j = 0; j < 4; j++) {
-			json_t *e = json_array_get(v, j);
-
-			f[j] = json_is_integer(e) && json_integer_value(e) >= 0
-				       ? (uint64_t)json_integer_value(e)
-				       : UINT64_MAX;
-		}
-		if (op < 0 || json_array_size(v) != 4 || f[0] == UINT64_MAX ||
-		    f[1] == UINT64_MAX || f[2] == UINT64_MAX ||
-		    f[3] == UINT64_MAX) {
-			rerr(rd, "time_series.points[%zu].resp_ops.%s is not "
-			     "[count, max_ns, p99_ns, late]", i, k);
-			return;
-		}
-		p->resp_count[op] = f[0];
-		p->resp_max_ns[op] = f[1];
-		p->resp_p99_ns[op] = f[2];
-		p->late[op] = f[3];
-	}
+	snprintf(what, sizeof(what), "time_series.points[%zu].resp_ops", i);
+	read_opmap(rd, ops, &jm_point_resp, p, what);
 }
 
 static void read_series(struct reader *rd, json_t *ts, struct result *r)
@@ -471,9 +493,9 @@ static void read_series(struct reader *rd, json_t *ts, struct result *r)
 	json_array_foreach(pts, i, x) {
 		struct result_point p = {0};
 		json_t *ops = get(rd, x, "time_series.points[].", "ops",
-				  JSON_OBJECT), *v;
-		const char *k;
+				  JSON_OBJECT);
 		const char *w = "time_series.points[].";
+		char what[48];
 
 		p.t = get_num(rd, x, w, "t");
 		p.dur = get_num(rd, x, w, "dur");
@@ -481,21 +503,8 @@ static void read_series(struct reader *rd, json_t *ts, struct result *r)
 		p.lines = get_u64(rd, x, w, "lines");
 		p.bytes = get_u64(rd, x, w, "bytes");
 		p.latency_ms = get_num(rd, x, w, "latency_ms");
-		json_object_foreach(ops, k, v) {
-			int op = op_by_label(k);
-
-			if (op < 0 || json_array_size(v) != 3) {
-				rerr(rd, "time_series.points[%zu].ops.%s is "
-				     "not [count, max_ns, p99_ns]", i, k);
-				return;
-			}
-			p.count[op] = (uint64_t)json_integer_value(
-				json_array_get(v, 0));
-			p.max_ns[op] = (uint64_t)json_integer_value(
-				json_array_get(v, 1));
-			p.p99_ns[op] = (uint64_t)json_integer_value(
-				json_array_get(v, 2));
-		}
+		snprintf(what, sizeof(what), "time_series.points[%zu].ops", i);
+		read_opmap(rd, ops, &jm_point_ops, &p, what);
 		read_point_resp(rd, x, i, &p);
 		if (rd->failed || result_add_point(r, &p)) {
 			rerr(rd, "out of memory");
@@ -712,7 +721,7 @@ static void read_offcpu_run(struct reader *rd, json_t *o,
 static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 {
 	struct result_stalls *st = &r->stalls;
-	const char *w = "stalls.", *k;
+	const char *w = "stalls.";
 	json_t *x, *v;
 	size_t i, j;
 
@@ -725,22 +734,10 @@ static void read_stalls(struct reader *rd, json_t *o, struct result *r)
 	 * held them */
 	if (json_object_get(o, "warmup_total"))
 		st->warmup_total = get_u64(rd, o, w, "warmup_total");
-	json_object_foreach(json_object_get(o, "per_op"), k, v) {
-		int op = op_by_label(k);
-
-		if (op < 0) {
-			rerr(rd, "stalls.per_op: '%s' is not an operation", k);
-			return;
-		}
-		st->count[op] = get_u64(rd, v, "stalls.per_op.", "count");
-		st->max_ms[op] = get_num(rd, v, "stalls.per_op.", "max_ms");
-		if (json_object_get(v, "warmup_count")) {
-			st->warmup_count[op] = get_u64(rd, v, "stalls.per_op.",
-						       "warmup_count");
-			st->warmup_max_ms[op] = get_num(
-				rd, v, "stalls.per_op.", "warmup_max_ms");
-		}
-	}
+	read_opmap(rd, json_object_get(o, "per_op"), &jm_stall_ops, st,
+		   "stalls.per_op");
+	if (rd->failed)
+		return;
 	json_array_foreach(get(rd, o, w, "events", JSON_ARRAY), i, x) {
 		struct result_stall *e;
 		const char *op = json_string_value(json_object_get(x, "op"));
@@ -853,8 +850,9 @@ static void read_hosts(struct reader *rd, json_t *a, struct result *r)
 	}
 	json_array_foreach(a, i, x) {
 		struct result_host *h = &r->hosts[i];
-		json_t *ops, *v;
-		const char *k, *st;
+		json_t *ops;
+		const char *st;
+		char what[48];
 
 		r->nhosts = (int)i + 1;
 		h->name = get_str(rd, x, w, "host");
@@ -870,20 +868,8 @@ static void read_hosts(struct reader *rd, json_t *a, struct result *r)
 		h->release_ms = get_num(rd, x, w, "release_ms");
 		h->release_err_ms = get_num(rd, x, w, "release_err_ms");
 		ops = get(rd, x, w, "ops", JSON_OBJECT);
-		json_object_foreach(ops, k, v) {
-			int op = op_by_label(k);
-
-			if (op < 0) {
-				rerr(rd, "hosts[%zu].ops: '%s' is not an "
-				     "operation", i, k);
-				return;
-			}
-			h->count[op] = get_u64(rd, v, "hosts[].ops.", "count");
-			h->mean_ms[op] = get_num(rd, v, "hosts[].ops.",
-						 "mean_ms");
-			h->p99_ms[op] = get_num(rd, v, "hosts[].ops.", "p99_ms");
-			h->max_ms[op] = get_num(rd, v, "hosts[].ops.", "max_ms");
-		}
+		snprintf(what, sizeof(what), "hosts[%zu].ops", i);
+		read_opmap(rd, ops, &jm_host_ops, h, what);
 		if (rd->failed)
 			return;
 	}
@@ -920,6 +906,7 @@ int result_parse_json(const char *name, const char *text, size_t len,
 	}
 	r->tool = get_str(&rd, doc, "", "tool");
 	r->version = get_str(&rd, doc, "", "version");
+	r->commit = get_str(&rd, doc, "", "commit");
 	r->start_time = get_str(&rd, doc, "", "start_time");
 	v = get(&rd, doc, "", "command_line", JSON_ARRAY);
 	if (v && json_array_size(v)) {

@@ -17,6 +17,7 @@
 
 #include "file_replace.h"
 #include "percentiles.h"
+#include "result_json_maps.h"
 #include "result.h"
 #include "result_foreign.h"
 #include "stock.h"
@@ -200,53 +201,58 @@ static json_t *op_json(const struct result *r, int i)
 	return o;
 }
 
+/* A per-op map of @base (result_json_maps.h): an object per op, or for
+ * a map with a shape an array in the order of its fields */
+static json_t *opmap_json(const struct jm_map *m, const void *base)
+{
+	json_t *ops = json_object();
+
+	for (int i = 0; i < OP_NR; i++) {
+		json_t *x;
+
+		if (!jm_present(m, base, i))
+			continue;
+		x = m->shape ? json_array() : json_object();
+		for (const struct jm_field *f = m->f; f->name; f++) {
+			json_t *v = f->kind == JM_U64
+					    ? u64(*jm_u64(f, base, i))
+					    : json_real(*jm_num(f, base, i));
+
+			if (m->shape)
+				json_array_append_new(x, v);
+			else
+				set(x, f->name, v);
+		}
+		set(ops, op_info[i].label, x);
+	}
+	return ops;
+}
+
+/* The names of an array map's fields, in their order: its op_fields */
+static json_t *opmap_fields(const struct jm_map *m)
+{
+	json_t *a = json_array();
+
+	for (const struct jm_field *f = m->f; f->name; f++)
+		json_array_append_new(a, json_string(f->name));
+	return a;
+}
+
 static json_t *clients_json(const struct result *r)
 {
 	json_t *a = json_array();
 
 	for (int c = 0; c < r->nclients && r->clients; c++) {
 		const struct result_client *rc = &r->clients[c];
-		json_t *o = json_object(), *ops = json_object();
+		json_t *o = json_object();
 
 		set(o, "client", json_integer(c));
 		set(o, "lines", u64(rc->lines));
 		set(o, "bytes", u64(rc->bytes));
-		for (int i = 0; i < OP_NR; i++) {
-			json_t *x;
-
-			if (!rc->count[i])
-				continue;
-			x = json_object();
-			set(x, "count", u64(rc->count[i]));
-			set(x, "sum_ns", u64(rc->sum_ns[i]));
-			set(x, "max_ns", u64(rc->max_ns[i]));
-			set(ops, op_info[i].label, x);
-		}
-		set(o, "ops", ops);
+		set(o, "ops", opmap_json(&jm_client_ops, rc));
 		json_array_append_new(a, o);
 	}
 	return a;
-}
-
-/* A paced run's point: per op, its response times' count, max and p99,
- * and its late starts */
-static json_t *series_resp(const struct result_point *p)
-{
-	json_t *ops = json_object();
-
-	for (int i = 0; i < OP_NR; i++) {
-		json_t *v;
-
-		if (!p->resp_count[i] && !p->resp_max_ns[i] && !p->late[i])
-			continue;
-		v = json_array();
-		json_array_append_new(v, u64(p->resp_count[i]));
-		json_array_append_new(v, u64(p->resp_max_ns[i]));
-		json_array_append_new(v, u64(p->resp_p99_ns[i]));
-		json_array_append_new(v, u64(p->late[i]));
-		set(ops, op_info[i].label, v);
-	}
-	return ops;
 }
 
 static json_t *series_json(const struct result *r)
@@ -256,7 +262,7 @@ static json_t *series_json(const struct result *r)
 	set(o, "interval_s", json_real(r->interval_s));
 	for (uint32_t k = 0; k < r->npoints; k++) {
 		const struct result_point *p = &r->points[k];
-		json_t *x = json_object(), *ops = json_object();
+		json_t *x = json_object();
 
 		set(x, "t", json_real(p->t));
 		set(x, "dur", json_real(p->dur));
@@ -266,26 +272,14 @@ static json_t *series_json(const struct result *r)
 		set(x, "mbps", json_real(p->dur > 0 ? (double)p->bytes / 1e6 /
 							      p->dur : 0));
 		set(x, "latency_ms", json_real(p->latency_ms));
-		for (int i = 0; i < OP_NR; i++) {
-			json_t *v;
-
-			if (!p->count[i] && !p->max_ns[i])
-				continue;
-			v = json_array();
-			json_array_append_new(v, u64(p->count[i]));
-			json_array_append_new(v, u64(p->max_ns[i]));
-			json_array_append_new(v, u64(p->p99_ns[i]));
-			set(ops, op_info[i].label, v);
-		}
-		set(x, "ops", ops);
+		set(x, "ops", opmap_json(&jm_point_ops, p));
 		if (r->resp.valid)
-			set(x, "resp_ops", series_resp(p));
+			set(x, "resp_ops", opmap_json(&jm_point_resp, p));
 		json_array_append_new(pts, x);
 	}
-	set(o, "op_fields", json_pack("[sss]", "count", "max_ns", "p99_ns"));
+	set(o, "op_fields", opmap_fields(&jm_point_ops));
 	if (r->resp.valid)
-		set(o, "resp_op_fields",
-		    json_pack("[ssss]", "count", "max_ns", "p99_ns", "late"));
+		set(o, "resp_op_fields", opmap_fields(&jm_point_resp));
 	set(o, "points", pts);
 	return o;
 }
@@ -437,7 +431,7 @@ static void offcpu_run_json(json_t *st, const struct result_offcpu_run *oc)
 
 static json_t *stalls_json(const struct result_stalls *st)
 {
-	json_t *o = json_object(), *per = json_object(), *ev = json_array();
+	json_t *o = json_object(), *ev = json_array();
 	json_t *fo = json_array();
 	char state[2] = "?";
 
@@ -445,19 +439,7 @@ static json_t *stalls_json(const struct result_stalls *st)
 	set(o, "threshold_ms", json_real(st->threshold_ms));
 	set(o, "total", u64(st->total));
 	set(o, "warmup_total", u64(st->warmup_total));
-	for (int i = 0; i < OP_NR; i++) {
-		json_t *x;
-
-		if (!st->count[i] && !st->warmup_count[i])
-			continue;
-		x = json_object();
-		set(x, "count", u64(st->count[i]));
-		set(x, "max_ms", json_real(st->max_ms[i]));
-		set(x, "warmup_count", u64(st->warmup_count[i]));
-		set(x, "warmup_max_ms", json_real(st->warmup_max_ms[i]));
-		set(per, op_info[i].label, x);
-	}
-	set(o, "per_op", per);
+	set(o, "per_op", opmap_json(&jm_stall_ops, st));
 	for (int k = 0; k < st->nevents; k++) {
 		const struct result_stall *e = &st->events[k];
 		json_t *x = json_object(), *sm = json_array();
@@ -535,7 +517,7 @@ static json_t *hosts_json(const struct result *r)
 
 	for (int i = 0; i < r->nhosts; i++) {
 		const struct result_host *h = &r->hosts[i];
-		json_t *o = json_object(), *ops = json_object();
+		json_t *o = json_object();
 
 		set(o, "host", str_or_null(h->name));
 		set(o, "rank", json_integer(h->rank));
@@ -545,19 +527,7 @@ static json_t *hosts_json(const struct result *r)
 		set(o, "throughput_mbps", json_real(h->throughput));
 		set(o, "release_ms", json_real(h->release_ms));
 		set(o, "release_err_ms", json_real(h->release_err_ms));
-		for (int k = 0; k < OP_NR; k++) {
-			json_t *x;
-
-			if (!h->count[k])
-				continue;
-			x = json_object();
-			set(x, "count", u64(h->count[k]));
-			set(x, "mean_ms", json_real(h->mean_ms[k]));
-			set(x, "p99_ms", json_real(h->p99_ms[k]));
-			set(x, "max_ms", json_real(h->max_ms[k]));
-			set(ops, op_info[k].label, x);
-		}
-		set(o, "ops", ops);
+		set(o, "ops", opmap_json(&jm_host_ops, h));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -580,6 +550,7 @@ static json_t *result_json(const struct result *r, const char *path)
 	set(o, "format_version", json_integer(RESULT_FORMAT_VERSION));
 	set(o, "tool", str_or_null(r->tool));
 	set(o, "version", str_or_null(r->version));
+	set(o, "commit", str_or_null(r->commit));
 	set(o, "start_time", str_or_null(r->start_time));
 	set(o, "command_line", strings(r->argv, r->argc));
 	set(o, "status", json_string(result_status_name(r->status)));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * frame.h - the requests of tbench's protocol, read from a byte stream
- * (dbench-compat.md §4.1): a request is a 4-byte big-endian length N and
+ * (docs/compat.md, "tbench"): a request is a 4-byte big-endian length N and
  * N bytes, the first 4 of which are the length M of the reply the client
  * wants (the reply is a 4-byte M and M bytes).  tbench_srv keeps a whole
  * request in a 70,000-byte buffer; this keeps 8 bytes, whatever N is:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * server.h - a tbench server (dbench-compat.md §4.1), compatible with
+ * server.h - a tbench server (docs/compat.md, "tbench"), compatible with
  * dbench 4.0's tbench_srv on the wire, but a server: event-driven (a few
  * threads, each an epoll loop over its share of the connections, no
  * process per connection), bounded memory per connection (no buffer but

@@ -10,7 +10,7 @@ mkdir -p "$D"
 LF=$DATA/loadfiles/smoke.load
 
 note "phases: -t 3 --warmup 2 -> warmup line, execute 1..2, cleanup 3"
-expect_rc 0 "$DBNG" -t 3 --warmup 2 -c "$LF" -D "$D" 1 >"$TMP/out"
+expect_rc 0 "$DBNG" -t 3 --warmup 2 -c "$LF" -D "$D" --json "$TMP/phases.json" 1 >"$TMP/out"
 grep -Eq '^ +1 +[0-9]+ +[0-9.]+ MB/sec  warmup   1 sec  latency' "$TMP/out" ||
 	fail "no warmup line: $(cat "$TMP/out")"
 [ "$(grep -c ' execute ' "$TMP/out")" = 2 ] || fail "expected 2 execute lines"
@@ -29,8 +29,39 @@ awk '/ cleanup +[0-9]+ sec$/ {n++; c[n] = $1; s[n] = $3}
 	fail "cleanup lines: $(grep cleanup "$TMP/out")"
 tail -1 "$TMP/out" | grep -q '^Throughput .* 1 clients  1 procs  max_latency=' ||
 	fail "last line: $(tail -1 "$TMP/out")"
-# the warmup is not counted: Deltree (2 per pass) count is even-ish, and
-# ops in the table are fewer than lines done
+# the warmup is not counted.  A pass of the smoke loadfile runs Deltree
+# twice (first and last) and Rename once between, so the measured stretch
+# of passes holds two Deltrees between two Renames, and at most two more
+# at either end: 2R - 2 <= D <= 2R + 2 (counting the warmup's too would
+# still keep that; the next check is the one that tells)
+d=$(op_count "$TMP/out" Deltree) r=$(op_count "$TMP/out" Rename)
+[ -n "$d" ] && [ -n "$r" ] && [ "$r" -gt 0 ] &&
+	[ "$d" -ge $((2 * r - 2)) ] && [ "$d" -le $((2 * r + 2)) ] ||
+	fail "Deltree $d and Rename $r: not two Deltrees a pass"
+# the ops of the table are those of the measured phase: no more than the
+# loadfile lines of its points in the series (every line of the run is in
+# a point; the op of each client in flight at the stop may end after it),
+# and fewer than the lines of the whole run, which the warmup's add to
+python3 - "$TMP/phases.json" "$TMP/out" <<'PY' || fail "ops against lines"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+table = 0
+for line in open(sys.argv[2]):
+    m = re.match(r" (\w+) +(\d+) +[0-9.]+ +[0-9.]+$", line)
+    if m:
+        table += int(m.group(2))
+pts = r["time_series"]["points"]
+warm = sum(p["lines"] for p in pts if p["warmup"])
+measured = sum(p["lines"] for p in pts if not p["warmup"])
+total = sum(c["lines"] for c in r["clients"])
+clients = r["summary"]["clients"]
+print("table %d ops, measured %d lines, warmup %d, whole run %d"
+      % (table, measured, warm, total))
+if table != r["summary"]["ops"]:
+    sys.exit("the table's %d ops are not the summary's %d" % (table, r["summary"]["ops"]))
+if not (warm > 0 and 0 < table <= measured + clients and table < total):
+    sys.exit("the warmup's lines are counted as ops")
+PY
 grep -q '^ Latency ms        Count      Mean       p50       p90       p99     p99.9       Max$' \
 	"$TMP/out" || fail "no percentile table"
 ! grep -q "Operation\|execute" <(sed -n '/^ Latency ms/,/^$/p' "$TMP/out") ||

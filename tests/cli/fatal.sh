@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Expected-status semantics (dbench-compat.md §2.2): a mismatching Unlink,
+# Expected-status semantics (docs/compat.md): a mismatching Unlink,
 # Rmdir or Rename and a missing handle end the run with exit 1 and a
 # message naming client, op, file:line and errno; a mismatching NTCreateX
 # is counted and reported, and the run goes on.

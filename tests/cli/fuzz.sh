@@ -66,10 +66,10 @@ fuzz() {
 build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
 	"$SRC"/base/{sha256,num,utf8,input}.c
 # options.c prints the backends' help lines and options from the registry
-build fuzz_options cli "$SRC/cli/options.c" "$SRC/results/config.c" \
+build fuzz_options cli "$SRC"/cli/{options,options_help,suggest}.c "$SRC/results/config.c" \
 	"$SRC/base/version.c" "$SRC"/backends/*.c "$SRC"/backends/fileio/*.c \
 	"$SRC"/backends/sockio/*.c \
-	$(ls "$SRC"/workload/*.c | grep -v '/builtin\.c$') "$SRC"/base/{sha256,num,utf8,input,sockopt}.c
+	$(ls "$SRC"/workload/*.c | grep -v '/builtin\.c$') "$SRC"/base/{sha256,num,utf8,input,sockopt,iobuf}.c
 # shellcheck disable=SC2046 # one word per file
 build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
 	"$SRC/workload/ops.c" "$SRC/workload/stock.c" "$SRC/base/file_replace.c" \

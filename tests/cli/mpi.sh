@@ -20,6 +20,7 @@
 #     itself killed with SIGKILL: its last checkpoint, which report and
 #     compare call partial
 #   - a usage error is said once (not by every rank), exit 2
+#   - --version prints its one line, -h the usage with dbench-ng-mpi's own
 # After each: no process of the run left, DIR/clients gone (after the
 # kill: no client tree left in it).
 # Not beside mpi_smb.sh (run.sh): each starts 4 ranks of 2 clients, and
@@ -296,3 +297,18 @@ rc=$?
 	fail "not said once: $(cat "$TMP/out")"
 none_left
 echo "ok: $(grep '^dbench-ng: ' "$TMP/out")"
+
+note "--version: one line, from rank 0 alone; -h: the usage and its own"
+mpi "$TMP/out" --version
+rc=$?
+[ "$rc" = 0 ] || fail "--version: exit $rc: $(cat "$TMP/out")"
+grep -Eqx 'dbench-ng [0-9][^ ]* \(commit [0-9a-f]+(-dirty)?\)|dbench-ng [0-9][^ ]*' \
+	"$TMP/out" && [ "$(wc -l <"$TMP/out")" = 1 ] ||
+	fail "--version printed more or other than its line: $(cat "$TMP/out")"
+mpi "$TMP/out" -h
+rc=$?
+[ "$rc" = 0 ] || fail "-h: exit $rc: $(cat "$TMP/out")"
+[ "$(grep -c '^dbench-ng-mpi: mpirun' "$TMP/out")" = 1 ] ||
+	fail "-h: dbench-ng-mpi's usage not there once: $(cat "$TMP/out")"
+none_left
+echo "ok: $(head -1 "$TMP/out") ..."

@@ -25,15 +25,10 @@ netns_enter "$@"
 MPI=$ROOT/dbench-ng-mpi
 command -v mpirun >/dev/null || skip "mpirun not installed (openmpi-bin)"
 [ -x "$MPI" ] || skip "dbench-ng-mpi not built (libopenmpi-dev missing)"
-"$DBNG" --help | grep -q ' smb (' ||
-	skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
-netns_lo
 # as in mpi.sh: Open MPI's plugins leave allocations LeakSanitizer cannot
 # name (the smb backend's own leaks are checked by smb.sh)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-start_smbd "$TMP/smb"
-S=--smb-share=//127.0.0.1:$SMB_PORT/share
-U=--smb-user=root%$SMB_PW
+smb_test_share "$TMP/smb"
 
 # mpi OUT ARGS...: mpirun -np 4 dbench-ng-mpi -B smb ARGS over lo, stdout
 # and stderr to OUT; its exit status

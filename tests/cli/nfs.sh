@@ -24,15 +24,7 @@ E=$NFS_EXPORT
 U=--nfs=$NFS_URL
 
 # beside clients/: a file and a folder no run may touch
-echo "keep me" >"$E/marker.txt"
-mkdir "$E/keep" && echo inner >"$E/keep/inner.txt"
-touch -d '2020-01-01 00:00' "$E/marker.txt" "$E/keep/inner.txt" "$E/keep"
-beside() { (cd "$E" && find . -mindepth 1 -path ./clients -prune -o -printf '%y %s %T@ %m %p\n' | sort); }
-beside >"$TMP/beside.0"
-untouched() {
-	beside | diff "$TMP/beside.0" - || fail "something beside clients/ on the export changed"
-	[ ! -e "$E/clients" ] || fail "clients/ is left on the export: $(find "$E/clients" | head)"
-}
+keep_beside "$E" "the export"
 # the tree below clients/: files with their size, directories
 tree() { (cd "$1" && find clients \( -type f -printf 'f %s %p\n' \) -o -printf '%y %p\n' | sort); }
 
@@ -157,15 +149,7 @@ echo "ganesha's syncs: $plain without -s, $sync with -s, $fsync with -F"
 untouched
 
 note "a missing export, a server that does not answer: one message each, nothing made"
-refused() {
-	local want_rc=$1 want=$2
-	shift 2
-	expect_rc "$want_rc" "$DBNG" -B nfs "$@" -t 2 2 >"$TMP/out" 2>"$TMP/err"
-	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "not one message: $(cat "$TMP/err")"
-	grep -q -- "$want" "$TMP/err" || fail "message: $(cat "$TMP/err"), want $want"
-	! grep -q '^releasing' "$TMP/out" || fail "a refused run started"
-	cat "$TMP/err"
-}
+refused() { be_refused nfs "$@"; }
 refused 2 "nfs://127.0.0.1$E/nosuch: the server 127.0.0.1 refused to mount the export" \
 	--nfs="$NFS_URL/nosuch"
 untouched

@@ -16,24 +16,11 @@
 netns_enter "$@"
 . "$(dirname "$0")/../lib.sh"
 
-"$DBNG" --help | grep -q ' smb (' ||
-	skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
-netns_lo
-start_smbd "$TMP/smb"
-S=--smb-share=//127.0.0.1:$SMB_PORT/share
-U=--smb-user=root%$SMB_PW
+smb_test_share "$TMP/smb"
 SH=$SMB_SHARE
 
 # beside clients/: a file and a folder no run may touch
-echo "keep me" >"$SH/marker.txt"
-mkdir "$SH/keep" && echo inner >"$SH/keep/inner.txt"
-touch -d '2020-01-01 00:00' "$SH/marker.txt" "$SH/keep/inner.txt" "$SH/keep"
-beside() { (cd "$SH" && find . -mindepth 1 -path ./clients -prune -o -printf '%y %s %T@ %p\n' | sort); }
-beside >"$TMP/beside.0"
-untouched() {
-	beside | diff "$TMP/beside.0" - || fail "something beside clients/ on the share changed"
-	[ ! -e "$SH/clients" ] || fail "clients/ is left on the share: $(ls -R "$SH/clients" | head)"
-}
+keep_beside "$SH" "the share"
 
 note "one pass of client.txt's first 4000 lines: fileio's op mix and tree, LockX/UnlockX/Flush not run"
 head -4000 "$CLIENT_TXT" >"$TMP/c.load"
@@ -133,13 +120,7 @@ untouched
 
 note "a wrong password, a missing share, path or server, -s, -F: one message each"
 refused() {
-	local want_rc=$1 want=$2
-	shift 2
-	expect_rc "$want_rc" "$DBNG" -B smb "$@" -t 2 2 >"$TMP/out" 2>"$TMP/err"
-	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "not one message: $(cat "$TMP/err")"
-	grep -q -- "$want" "$TMP/err" || fail "message: $(cat "$TMP/err"), want $want"
-	! grep -q '^releasing' "$TMP/out" || fail "a refused run started"
-	cat "$TMP/err"
+	be_refused smb "$@"
 	untouched
 }
 refused 2 "refused the logon of user 'root' or access to the share" \
@@ -155,6 +136,7 @@ refused 2 "needs the share: --smb-share=//SERVER/SHARE" "$U"
 refused 2 "not //SERVER\[:PORT\]/SHARE\[/PATH\]" --smb-share=//127.0.0.1 "$U"
 
 note "smbd stopped for 300 ms mid-run: a stall, the client waiting on its socket"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 expect_rc 0 "$DBNG" -B smb "$S" "$U" -c builtin:netbench -t 5 --warmup 0 --json "$TMP/st.json" 1 \
 	>"$TMP/out" 2>&1 &
 P=$!
@@ -183,6 +165,7 @@ PY
 
 note "smbd killed mid-run: one message, exit 1, no process left"
 head -20000 "$CLIENT_TXT" >"$TMP/kill.load"
+: >"$TMP/out" # now: the job truncates it later, and wait_for must not see the last run's lines
 "$DBNG" -B smb "$S" "$U" -t 60 --warmup 0 -c "$TMP/kill.load" 3 >"$TMP/out" \
 	2>"$TMP/err" &
 P=$!

@@ -13,12 +13,7 @@
 netns_enter "$@"
 . "$(dirname "$0")/../lib.sh"
 
-"$DBNG" --help | grep -q ' smb (' ||
-	skip "this build has no smb backend (apt-get install libsmbclient-dev, then make)"
-netns_lo
-start_smbd "$TMP/smb"
-S=--smb-share=//127.0.0.1:$SMB_PORT/share
-U=--smb-user=root%$SMB_PW
+smb_test_share "$TMP/smb"
 O=$TMP/out
 mkdir -p "$O"
 RUN=(-t 2 --warmup 0)

@@ -4,7 +4,7 @@
 # tbench_srv, in a network namespace of the test's own (loopback only):
 #  1. dbench-ng against itself, one pass of the built-in workload: the
 #     server counts exactly the exchanges and bytes of tbench's sizes
-#     (dbench-compat.md §4.1, written out once more below in Python), the
+#     (docs/compat.md, "tbench"; written out once more below in Python), the
 #     client exactly tbench's bytes (WriteX size, ReadX ret_size);
 #  2. the same sizes, exchange by exchange, as Debian's tbench sends them
 #     (the server's --trace of both clients, one pass of 3000 lines of

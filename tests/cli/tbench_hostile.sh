@@ -11,8 +11,8 @@
 #   drip    sends each reply a byte at a time: a normal run, exit 0
 #   silent  stops answering (no -T SO_RCVTIMEO): the op in flight runs to
 #           its end, which never comes; past the time limit the run waits
-#           on, a stall recorded; a signal stops the others, a second
-#           kills the stuck client: the partial figures, exit 143
+#           on, a stall recorded; a signal hurries the clean-up, a
+#           second kills the stuck client: the partial figures, exit 143
 #   deaf    stops reading after the handshake: the client waits in send()
 #           for room (a WriteX larger than the buffers), the same
 . "$(dirname "$0")/../lib.sh"
@@ -118,7 +118,9 @@ stuck() {
 	# past the time limit: it waits for the op in flight
 	wait_for "$TMP/o.$1" "^   1  cleanup   4 sec$"
 	kill -TERM "$pid"
-	wait_for "$TMP/e.$1" "interrupted by signal 15 \(Terminated\): stopping the clients"
+	# the time limit came first: the first signal only hurries the
+	# clean-up; the second, which kills the stuck client, cuts it short
+	wait_for "$TMP/e.$1" "signal 15 \(Terminated\) after the time limit: the run is complete, its clean-up goes on"
 	# still waiting: the op does not end by itself
 	wait_for "$TMP/o.$1" "^   1  cleanup   6 sec$"
 	kill -0 "$pid" || fail "$1: the run ended on its own"

@@ -85,6 +85,30 @@ bad_usage "t.gz: cannot read loadfile: unexpected end of file" -D "$D" -c "$TMP/
 # a second operand (tbench's server) is accepted and ignored, as in 4.0
 expect_rc 0 "$DBNG" -B null -t 1 -D "$D" 1 localhost >/dev/null
 
+# the commands: listed, help [COMMAND], a mistyped one or option named
+# with the one it is close to; dbench's own messages where none is close
+bad_usage "^dbench-ng: unknown command 'chek'; did you mean 'check'?\$" chek --baseline x -D "$D" 2
+bad_usage "^dbench-ng: unknown command 'repot'; did you mean 'report'?\$" repot x
+bad_usage "^dbench-ng: unknown command 'chek'; did you mean 'check'?\$" help chek
+bad_usage "^dbench-ng: unknown command 'frob' (see dbench-ng --help)\$" help frob
+bad_usage "^dbench-ng: unknown option '--timelimt'; did you mean '--timelimit'?\$" -D "$D" --timelimt 3 2
+bad_usage "^dbench-ng compare: unknown option '--nosie'; did you mean '--noise'?\$" compare --nosie 3 a -- b
+bad_usage "^tbench_srv: unknown option '--prot'; did you mean '--port'?\$" tbench_srv --prot 1
+"$DBNG" check --basline x.json -D "$D" 2 >"$TMP/out" 2>"$TMP/err"
+[ "$(cat "$TMP/err")" = "dbench-ng check: unknown option '--basline'; did you mean '--baseline'?" ] ||
+	fail "check --basline: $(cat "$TMP/err")"
+grep -q "^bad input: unknown option '--basline'" "$TMP/out" || fail "check --basline: $(cat "$TMP/out")"
+[ -z "$(ls -A "$D")" ] || fail "check --basline created $(ls -A "$D")"
+expect_rc 0 "$DBNG" help >"$TMP/h0"
+expect_rc 0 "$DBNG" --help >"$TMP/h1"
+cmp -s "$TMP/h0" "$TMP/h1" || fail "'dbench-ng help' is not --help"
+for c in report compare check tbench tbench_srv record; do
+	grep -q "^  $c " "$TMP/h1" || fail "--help does not list $c"
+	expect_rc 0 "$DBNG" help $c >"$TMP/hc"
+	expect_rc 0 "$DBNG" $c --help >"$TMP/hc2"
+	cmp -s "$TMP/hc" "$TMP/hc2" || fail "'help $c' is not '$c --help'"
+done
+echo "ok: help, help COMMAND, mistyped commands and options"
 expect_rc 0 "$DBNG" --help >"$TMP/help"
 grep -q "Usage: dbench-ng \[OPTIONS\] NPROCS" "$TMP/help" || fail "help text"
 for o in -t --warmup -c -D -B -R -s -S -F -x --no-resolve --stat-check \
@@ -106,7 +130,8 @@ expect_rc 0 "$DBNG" --show-exec --version >/dev/null
 for args in --help --version "report --help" "compare --help" "check --help" \
 	"-t abc 1" "--runs 0 1" "" "report" "compare" "check" "tbench --help" \
 	"tbench_srv --help" "tbench" "tbench_srv --bogus" "tbench -T FOO 1" \
-	"record --help" "record" "record --bogus"; do
+	"record --help" "record" "record --bogus" \
+	help "help check" chek "check --basline x 1"; do
 	# shellcheck disable=SC2086
 	"$DBNG" $args >"$TMP/msg" 2>&1 </dev/null
 	! grep -n "execute\|Operation\|Throughpu\|----" "$TMP/msg" ||
@@ -115,8 +140,11 @@ done
 expect_rc 0 "$DBNG" --version >"$TMP/ver"
 grep -q "^dbench-ng " "$TMP/ver" || fail "--version prints '$(cat "$TMP/ver")'"
 # the version is the tree's, not that of an earlier build
-if want=$(git -C "$ROOT" describe --tags --always --dirty 2>/dev/null); then
-	[ "$(cat "$TMP/ver")" = "dbench-ng $want" ] ||
-		fail "--version says '$(cat "$TMP/ver")', the tree is $want"
+# (scripts/version.sh: "VERSION COMMIT", printed "VERSION (commit COMMIT)")
+if vc=$("$ROOT/scripts/version.sh" 2>/dev/null); then
+	read -r v c <<<"$vc"
+	want="dbench-ng $v${c:+ (commit $c)}"
+	[ "$(cat "$TMP/ver")" = "$want" ] ||
+		fail "--version says '$(cat "$TMP/ver")', the tree is '$want'"
 fi
 echo "all usage checks passed"

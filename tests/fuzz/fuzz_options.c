@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s += strlen(s) + 1;
 	}
 	av[ac] = NULL;
-	opt_parse(ac, av, &cfg);
+	opt_parse(ac, av, &cfg, NULL, 0);
 	free(buf);
 	return 0;
 }

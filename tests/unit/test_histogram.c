@@ -363,6 +363,32 @@ static void test_empty(void **state)
 	assert_int_equal(h.max, 9);
 }
 
+/* a copy read mid-record: count one ahead of or behind the bins */
+static void test_settle(void **state)
+{
+	static struct hist h, copy, zero;
+
+	(void)state;
+	hist_init(&h);
+	for (uint64_t v = 1; v < 5000; v += 7)
+		hist_record(&h, v * 1000);
+	hist_record(&h, HIST_LIMIT + 1);
+	copy = h;
+	copy.count--; /* read before a bin's increment landed */
+	hist_settle(&copy);
+	assert_memory_equal(&copy, &h, sizeof(h));
+	copy.count += 2; /* read after count's, before its bin's */
+	hist_settle(&copy);
+	assert_memory_equal(&copy, &h, sizeof(h));
+	/* count seen, its first bin not: nothing there */
+	hist_init(&copy);
+	copy.count = 1;
+	copy.sum = copy.min = copy.max = 42;
+	hist_settle(&copy);
+	memset(&zero, 0, sizeof(zero));
+	assert_memory_equal(&copy, &zero, sizeof(zero));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_settle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

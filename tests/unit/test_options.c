@@ -16,6 +16,7 @@
 
 #include "options.h"
 #include "registry.h"
+#include "suggest.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 16
@@ -31,7 +32,7 @@ static enum opt_result parse(const char *const *args, struct config *cfg)
 		argv[argc] = (char *)args[argc - 1];
 		argc++;
 	}
-	return opt_parse(argc, argv, cfg);
+	return opt_parse(argc, argv, cfg, NULL, 0);
 }
 
 /* the bool options, as one bit each */
@@ -394,6 +395,43 @@ static void test_secrets(void **state)
 	assert_int_equal(opt_secrets(&v), 0);
 }
 
+/* A refusal is also a value (check says it on stdout); and the names a
+ * mistyped word is close to (suggest.c) */
+static void test_why_and_suggest(void **state)
+{
+	static const char *const cmds[] = {"run", "compare", "check",
+					   "report", "tbench", "tbench_srv",
+					   "help"};
+	char *argv[] = {(char *)"dbench-ng", (char *)"--timelimt",
+			(char *)"3", (char *)"2", NULL};
+	char *argv2[] = {(char *)"dbench-ng", (char *)"abc", NULL};
+	struct config cfg;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(opt_parse(4, argv, &cfg, why, sizeof(why)),
+			 OPT_ERROR);
+	assert_string_equal(why, "unknown option '--timelimt'; did you "
+				 "mean '--timelimit'?");
+	assert_int_equal(opt_parse(2, argv2, &cfg, why, sizeof(why)),
+			 OPT_ERROR);
+	assert_string_equal(why, "NPROCS: 'abc' is not a whole number");
+
+	assert_int_equal(edit_distance("chek", "check"), 1);
+	assert_int_equal(edit_distance("chekc", "check"), 1); /* swapped */
+	assert_int_equal(edit_distance("", "run"), 3);
+	assert_int_equal(edit_distance("report", "report"), 0);
+	assert_string_equal(suggest("chek", cmds, ARRAY_SIZE(cmds)), "check");
+	assert_string_equal(suggest("repot", cmds, ARRAY_SIZE(cmds)), "report");
+	assert_string_equal(suggest("tbench-srv", cmds, ARRAY_SIZE(cmds)),
+			    "tbench_srv");
+	/* too far, too short to tell, or itself: nothing */
+	assert_null(suggest("abc", cmds, ARRAY_SIZE(cmds)));
+	assert_null(suggest("rn", cmds, ARRAY_SIZE(cmds)));
+	assert_null(suggest("check", cmds, ARRAY_SIZE(cmds)));
+	assert_null(suggest("frobnicate", cmds, ARRAY_SIZE(cmds)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_reparse),
 		cmocka_unit_test(test_secrets),
+		cmocka_unit_test(test_why_and_suggest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,7 +89,8 @@ static struct result *sample(void)
 
 	assert_non_null(r);
 	r->tool = strdup("dbench-ng");
-	r->version = strdup("test");
+	r->version = strdup("0.5.0+3");
+	r->commit = strdup("abc1234-dirty");
 	r->start_time = strdup("2026-11-29T20:00:00Z");
 	r->argc = 2;
 	r->argv = calloc(2, sizeof(char *));
@@ -164,6 +165,8 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
 	unlink(path);
 	assert_string_equal(b->tool, "dbench-ng");
+	assert_string_equal(b->version, "0.5.0+3");
+	assert_string_equal(b->commit, "abc1234-dirty");
 	assert_string_equal(b->cfg.dir, "/mnt/x \"quoted\"");
 	assert_int_equal(b->cfg.nclients, 4);
 	assert_int_equal(b->cfg.cpp, 2);

@@ -121,9 +121,11 @@ static void brute_ranks(const double *v, int n, long *r2)
 }
 
 /* p-value and pmin by enumerating all C(n, na) splits of the pool: twice
- * the smaller tail at the observed rank sum, and at the extreme sums */
+ * the smaller tail at the observed rank sum, and at the extreme sums; in
+ * @pg and @pgmin those of the one-sided test that @b lies above @a (the
+ * rank sum of @a at or below the observed one) */
 static void brute_mwu(const double *a, int na, const double *b, int nb,
-		      double *p, double *pmin)
+		      double *p, double *pmin, double *pg, double *pgmin)
 {
 	double v[32];
 	long r2[32], obs = 0, smin = LONG_MAX, smax = LONG_MIN;
@@ -159,6 +161,8 @@ static void brute_mwu(const double *a, int na, const double *b, int nb,
 		nmax += s == smax;
 	}
 	*p = fmin(1, 2.0 * (double)(lo < hi ? lo : hi) / (double)total);
+	*pg = (double)lo / (double)total;
+	*pgmin = smin == smax ? 1 : (double)nmin / (double)total;
 	*pmin = smin == smax
 			? 1
 			: fmin(1, 2.0 * (double)(nmin < nmax ? nmin : nmax) /
@@ -175,7 +179,8 @@ static void test_mwu_brute_force(void **state)
 		for (int nb = 1; nb <= 7; nb++) {
 			for (int rep = 0; rep < 12; rep++) {
 				struct st_rng r;
-				double a[8], b[8], p, pm, bp, bpm;
+				double a[8], b[8], p, pm, bp, bpm, g, gm, bg,
+					bgm;
 				/* few distinct values: many ties */
 				int levels = 2 + rep % 5;
 
@@ -191,9 +196,13 @@ static void test_mwu_brute_force(void **state)
 									 2)
 							: 0);
 				p = st_mwu(a, (size_t)na, b, (size_t)nb, &pm);
-				brute_mwu(a, na, b, nb, &bp, &bpm);
+				g = st_mwu_greater(a, (size_t)na, b, (size_t)nb,
+						   &gm);
+				brute_mwu(a, na, b, nb, &bp, &bpm, &bg, &bgm);
 				close_to(p, bp, 1e-12);
 				close_to(pm, bpm, 1e-12);
+				close_to(g, bg, 1e-12);
+				close_to(gm, bgm, 1e-12);
 				cases++;
 			}
 		}
@@ -201,7 +210,7 @@ static void test_mwu_brute_force(void **state)
 	/* continuous data too: no ties */
 	for (int rep = 0; rep < 50; rep++) {
 		struct st_rng r;
-		double a[8], b[8], p, pm, bp, bpm;
+		double a[8], b[8], p, pm, bp, bpm, g, gm, bg, bgm;
 		int na = 2 + rep % 6, nb = 2 + (rep / 6) % 6;
 
 		st_rng_seed(&r, 1000 + (uint64_t)rep);
@@ -210,10 +219,16 @@ static void test_mwu_brute_force(void **state)
 		for (int i = 0; i < nb; i++)
 			b[i] = st_rng_normal(&r) + 0.7;
 		p = st_mwu(a, (size_t)na, b, (size_t)nb, &pm);
-		brute_mwu(a, na, b, nb, &bp, &bpm);
+		g = st_mwu_greater(a, (size_t)na, b, (size_t)nb, &gm);
+		brute_mwu(a, na, b, nb, &bp, &bpm, &bg, &bgm);
 		close_to(p, bp, 1e-12);
 		close_to(pm, bpm, 1e-12);
+		close_to(g, bg, 1e-12);
+		close_to(gm, bgm, 1e-12);
 		close_to(pm, st_mwu_pmin_n((size_t)na, (size_t)nb), 1e-12);
+		/* without ties, the one-sided p is half the two-sided one
+		 * on the side b lies, and its floor half the two-sided's */
+		close_to(2 * gm, pm, 1e-12);
 		cases++;
 	}
 	printf("MWU: %d random cases match brute-force enumeration\n", cases);
@@ -236,6 +251,9 @@ static void test_mwu_normal(void **state)
 		b[i] = 16 + i;
 	}
 	close_to(st_mwu_p(a, 30, b, 30), 6.247984928789204e-07, 1e-15);
+	close_to(st_mwu_greater(a, 30, b, 30, NULL), 6.247984928789204e-07 / 2,
+		 1e-15);
+	close_to(st_mwu_greater(b, 30, a, 30, NULL), 1, 0);
 	/* at the exact limit (25 vs 25) exact and normal agree closely */
 	st_rng_seed(&r, 7);
 	for (int rep = 0; rep < 20; rep++) {
@@ -246,6 +264,10 @@ static void test_mwu_normal(void **state)
 			b[i] = st_rng_normal(&r) + 0.1 * rep;
 		}
 		pex = st_mwu_p(a, 25, b, 25);
+		/* one-sided, b above a: half the two-sided on that side */
+		if (st_mwu_greater(a, 25, b, 25, NULL) < 0.5)
+			close_to(2 * st_mwu_greater(a, 25, b, 25, NULL), pex,
+				 1e-12);
 		for (int i = 0; i < 25; i++) {
 			for (int j = 0; j < 25; j++)
 				u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;

@@ -2,7 +2,7 @@
 /*
  * test_sockio.c - the sizes of the sockio backend's exchanges: for a
  * loadfile with every op, under two -D and for clients 0, 1 and 12, each
- * op's request and reply sizes equal dbench-compat.md §4.1's table
+ * op's request and reply sizes equal tbench 4.0's (docs/compat.md, "tbench")
  * written out again here, with L(x) taken as tbench 4.0 takes it: the
  * length of -D followed by the loadfile's path, backslashes made slashes
  * and "client1" made "clientN".
@@ -122,7 +122,7 @@ static void test_sizes(void **state)
 					l1 = tbench_len(dirs[d], lp, ids[c]);
 				}
 				has = sockio_sizes(op, plen, &s, &r);
-				/* dbench-compat.md §4.1 */
+				/* tbench 4.0's sizes */
 				switch (op->type) {
 				case OP_UNLINK:
 				case OP_MKDIR:

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "backend.h"
+#include "iobuf.h"
 #include "loadfile.h"
 
 #define DOS_ATTR     "user.DosAttrib"
@@ -36,7 +37,8 @@ struct fileio_global {
 	int base_fd;	   /* -D */
 	int clients_fd;	   /* DIR/clients */
 	bool no_openat2;   /* kernel without openat2, or forced */
-	bool full;	   /* --paths full: whole paths from DIR (ops_full.c) */
+	bool full;	   /* --paths full: whole paths from DIR (ops_full.c);
+			    * else --paths dirfd (ops_dirfd.c) */
 	dev_t clients_dev; /* st_dev of DIR/clients: no walk leaves it */
 	/* mountns.c: the run went into a user namespace of its own, where
 	 * an owner not mapped (root's files) shows as overflow_uid */
@@ -49,8 +51,7 @@ struct fileio_global {
 	char clients_path[4096];
 	size_t clients_plen;
 	/* per process, shared by the clients of one process */
-	char *wbuf, *rbuf; /* zeroed write data; read target */
-	size_t buflen;
+	struct iobuf io; /* zeroed write data; read target */
 	char dents[32768]; /* getdents64 buffer (--paths dirfd) */
 	/* --paths full: the getdents64 buffers of readdir(), [0] for the
 	 * lookup and Find, [1 + depth] for each level of a Deltree; grown
@@ -102,14 +103,14 @@ int subdir_open(int dfd, const char *name);
 int tree_clear(int fd, int depth, bool rmdirs);
 
 /* Not a regular file, a directory or a symlink: a fifo, a device, a
- * socket; never opened or written (ops_handle.c) */
+ * socket; never opened or written (opened.c) */
 static inline bool special_file(mode_t mode)
 {
 	return S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
 	       S_ISSOCK(mode);
 }
 
-/* ops_handle.c: what NTCreateX and Sfileinfo share in both modes */
+/* opened.c: what NTCreateX and Sfileinfo share in both modes */
 int xattr_write(struct be_client *cl, const struct lf_op *op, int fd);
 int hard_link(struct be_client *cl, const struct lf_op *op,
 	      const struct stat *st);
@@ -118,43 +119,49 @@ int not_a_file(struct be_client *cl, const struct lf_op *op,
 int ntcreatex_opened(struct be_client *cl, const struct lf_op *op, be_handle *h,
 		     int fd, bool trunc);
 
-/* ops_full.c: the path ops of --paths full, whole paths from DIR */
-#define FULL_OP(name)                                                 \
-	int full_##name(struct be_client *cl, const struct lf_op *op, \
+/* The ops that name a path, and Sfileinfo, once per --paths mode:
+ * full_NAME in ops_full.c, whole paths from DIR; dirfd_NAME in
+ * ops_dirfd.c, one component from a cached directory fd */
+#define MODE_OPS(mode)                                                     \
+	int mode##_ntcreatex(struct be_client *cl, const struct lf_op *op, \
+			     be_handle *h);                                \
+	int mode##_rename(struct be_client *cl, const struct lf_op *op,    \
+			  be_handle *h);                                   \
+	int mode##_unlink(struct be_client *cl, const struct lf_op *op,    \
+			  be_handle *h);                                   \
+	int mode##_deltree(struct be_client *cl, const struct lf_op *op,   \
+			   be_handle *h);                                  \
+	int mode##_rmdir(struct be_client *cl, const struct lf_op *op,     \
+			 be_handle *h);                                    \
+	int mode##_mkdir(struct be_client *cl, const struct lf_op *op,     \
+			 be_handle *h);                                    \
+	int mode##_qpathinfo(struct be_client *cl, const struct lf_op *op, \
+			     be_handle *h);                                \
+	int mode##_qfsinfo(struct be_client *cl, const struct lf_op *op,   \
+			   be_handle *h);                                  \
+	int mode##_sfileinfo(struct be_client *cl, const struct lf_op *op, \
+			     be_handle *h);                                \
+	int mode##_find(struct be_client *cl, const struct lf_op *op,      \
 			be_handle *h)
-FULL_OP(ntcreatex);
-FULL_OP(rename);
-FULL_OP(unlink);
-FULL_OP(deltree);
-FULL_OP(rmdir);
-FULL_OP(mkdir);
-FULL_OP(qpathinfo);
-FULL_OP(qfsinfo);
-FULL_OP(sfileinfo);
-FULL_OP(find);
+MODE_OPS(full);
+MODE_OPS(dirfd);
 
-/* ops_path.c and ops_handle.c: the ops */
+/* ops_handle.c: the ops on a handle, the same in both modes */
 #define FILEIO_OP(name)                                                 \
 	int fileio_##name(struct be_client *cl, const struct lf_op *op, \
 			  be_handle *h)
-FILEIO_OP(ntcreatex);
 FILEIO_OP(close);
-FILEIO_OP(rename);
-FILEIO_OP(unlink);
-FILEIO_OP(deltree);
-FILEIO_OP(rmdir);
-FILEIO_OP(mkdir);
-FILEIO_OP(qpathinfo);
 FILEIO_OP(qfileinfo);
-FILEIO_OP(qfsinfo);
-FILEIO_OP(sfileinfo);
-FILEIO_OP(find);
 FILEIO_OP(writex);
 FILEIO_OP(readx);
 FILEIO_OP(lockx);
 FILEIO_OP(unlockx);
 FILEIO_OP(flush);
 void fileio_release(struct be_client *cl, be_handle h);
+
+/* fileio.c: the op table of each mode, which init gives the run
+ * (be_run.op) */
+extern const be_op_fn fileio_ops_full[OP_NR], fileio_ops_dirfd[OP_NR];
 
 /* setup.c */
 int fileio_init(struct be_run *run, char *err, size_t errlen);

@@ -242,6 +242,7 @@ int fileio_init(struct be_run *run, char *err, size_t errlen)
 		return BE_EENV;
 	}
 	fileio_g.full = !(run->req & BE_CAN_DIRFD);
+	run->op = fileio_g.full ? fileio_ops_full : fileio_ops_dirfd;
 	/* DIR first: nothing is created in a DIR that is refused */
 	if (fileio_g.full && (rc = check_base(dir, err, errlen)))
 		return rc;
@@ -355,7 +356,6 @@ int fileio_setup(struct be_client *cl)
 	const struct program *p = cl->prog;
 	struct fileio_client *fc = calloc(1, sizeof(*fc));
 	char buf[2048];
-	size_t need = p->max_io ? p->max_io : 1;
 	int rc;
 
 	if (!fc)
@@ -389,15 +389,8 @@ int fileio_setup(struct be_client *cl)
 		goto toolong;
 	if (rc)
 		return rc;
-	if (need > fileio_g.buflen) {
-		free(fileio_g.wbuf);
-		free(fileio_g.rbuf);
-		fileio_g.wbuf = calloc(1, need);
-		fileio_g.rbuf = malloc(need);
-		if (!fileio_g.wbuf || !fileio_g.rbuf)
-			goto oom;
-		fileio_g.buflen = need;
-	}
+	if (iobuf_grow(&fileio_g.io, p->max_io))
+		goto oom;
 	return 0;
 oom:
 	be_fail(cl, NULL, "out of memory");

@@ -67,26 +67,6 @@ static int pool(const struct program *p, struct nfsb_client *nc)
 	return 0;
 }
 
-/* the per-process write (zeroed) and read buffers, as large as the
- * largest ReadX/WriteX of the program */
-static int buffers(const struct program *p)
-{
-	size_t need = p->max_io ? p->max_io : 1;
-
-	if (need <= nfsb_g.buflen)
-		return 0;
-	free(nfsb_g.wbuf);
-	free(nfsb_g.rbuf);
-	nfsb_g.wbuf = calloc(1, need);
-	nfsb_g.rbuf = malloc(need);
-	if (!nfsb_g.wbuf || !nfsb_g.rbuf) {
-		nfsb_g.buflen = 0;
-		return -1;
-	}
-	nfsb_g.buflen = need;
-	return 0;
-}
-
 int nfsb_setup(struct be_client *c)
 {
 	struct nfsb_client *nc = calloc(1, sizeof(*nc));
@@ -94,7 +74,8 @@ int nfsb_setup(struct be_client *c)
 	int code;
 
 	c->priv = nc;
-	if (!nc || paths(c, nc) || pool(c->prog, nc) || buffers(c->prog)) {
+	if (!nc || paths(c, nc) || pool(c->prog, nc) ||
+	    iobuf_grow(&nfsb_g.io, c->prog->max_io)) {
 		be_fail(c, NULL,
 			"out of memory, or a path too long after "
 			"naming the client");

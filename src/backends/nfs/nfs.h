@@ -20,6 +20,7 @@
 #include <nfsc/libnfs.h>
 
 #include "backend.h"
+#include "iobuf.h"
 #include "loadfile.h"
 
 #define NFSB_MAX_DEPTH 64 /* of a Deltree, the clean-up, the start check */
@@ -43,8 +44,7 @@ struct nfsb_global {
 	char server[256];
 	int timeout_ms;
 	/* per process, shared by its clients */
-	char *wbuf, *rbuf; /* zeroed write data; read target */
-	size_t buflen;
+	struct iobuf io; /* zeroed write data; read target */
 };
 extern struct nfsb_global nfsb_g; /* nfs.c */
 

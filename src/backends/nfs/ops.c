@@ -73,7 +73,7 @@ static int open_dir(struct be_client *c, const struct lf_op *op, be_handle *h,
 }
 
 /*
- * fileio's dispositions (dbench-compat.md §2.3): 2 (create) opens with
+ * fileio's dispositions (docs/compat.md): 2 (create) opens with
  * O_CREAT, 4 and 5 (overwrite) with O_CREAT and O_TRUNC, the others open
  * an existing file; a directory (create option 1) is made first.  With -s
  * the file's writes are FILE_SYNC.  An O_CREAT open is an UNCHECKED
@@ -274,7 +274,7 @@ NFSB_OP(writex)
 	if (!hh->fh)
 		return -EISDIR;
 	n = nfs_pwrite(nc->nfs, hh->fh, (uint64_t)off, (uint64_t)size,
-		       nfsb_g.wbuf);
+		       nfsb_g.io.wbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte written */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
 	if (n != ret)
@@ -302,7 +302,7 @@ NFSB_OP(readx)
 	if (!hh->fh)
 		return -EISDIR;
 	n = nfs_pread(nc->nfs, hh->fh, (uint64_t)off, (uint64_t)size,
-		      nfsb_g.rbuf);
+		      nfsb_g.io.rbuf);
 	if (n < 0) /* not nfsb_chk(): 1 is a byte read */
 		return nfsb_rpc_failed(nc->nfs, n) ? nfsb_lost(c, op, n) : n;
 	if (n != ret)

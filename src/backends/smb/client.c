@@ -54,7 +54,6 @@ int smb_setup(struct be_client *c)
 	const struct smb_opts *o = c->run->opts;
 	const struct program *p = c->prog;
 	struct smb_client *sc = calloc(1, sizeof(*sc));
-	size_t need = p->max_io ? p->max_io : 1;
 	char name[32];
 	struct stat st;
 
@@ -82,15 +81,8 @@ int smb_setup(struct be_client *c)
 		if (!(sc->durl[i] = client_url(p->dirs[i], c->id)))
 			goto toolong;
 	}
-	if (need > smb_g.buflen) {
-		free(smb_g.wbuf);
-		free(smb_g.rbuf);
-		smb_g.wbuf = calloc(1, need);
-		smb_g.rbuf = malloc(need);
-		if (!smb_g.wbuf || !smb_g.rbuf)
-			goto oom;
-		smb_g.buflen = need;
-	}
+	if (iobuf_grow(&smb_g.io, p->max_io))
+		goto oom;
 	sc->ctx = smb_context(o->timeout);
 	if (!sc->ctx) {
 		be_fail(c, NULL, "cannot make an SMB client context: %s",

@@ -352,7 +352,7 @@ int smb_writex(struct be_client *c, const struct lf_op *op, be_handle *h)
 
 	if (rc)
 		return rc;
-	n = sc->write(sc->ctx, f->f, smb_g.wbuf, (size_t)op->arg[1]);
+	n = sc->write(sc->ctx, f->f, smb_g.io.wbuf, (size_t)op->arg[1]);
 	if (n < 0)
 		return failed(c, op);
 	if (n != op->arg[2])
@@ -369,7 +369,7 @@ int smb_readx(struct be_client *c, const struct lf_op *op, be_handle *h)
 
 	if (rc)
 		return rc;
-	n = sc->read(sc->ctx, f->f, smb_g.rbuf, (size_t)op->arg[1]);
+	n = sc->read(sc->ctx, f->f, smb_g.io.rbuf, (size_t)op->arg[1]);
 	if (n < 0)
 		return failed(c, op);
 	if (n != op->arg[2])

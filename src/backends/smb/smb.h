@@ -17,6 +17,7 @@
 #include <libsmbclient.h>
 
 #include "backend.h"
+#include "iobuf.h"
 
 /* the environment variable a password may come from (not seen in ps) */
 #define SMB_PASSWORD_ENV "DBENCH_NG_SMB_PASSWORD"
@@ -41,8 +42,7 @@ struct smb_global {
 	char *share;   /* SHARE */
 	bool has_path; /* a /PATH was given */
 	char domain[256], user[256], password[256];
-	char *wbuf, *rbuf; /* zeroed write data; read target */
-	size_t buflen;
+	struct iobuf io; /* zeroed write data; read target */
 };
 extern struct smb_global smb_g;
 
@@ -125,13 +125,30 @@ struct smb_lib {
 extern struct smb_lib smbl;
 int smb_lib_load(char *err, size_t errlen);
 
-/* smb.c: the URL, the credentials, a context */
-int smb_parse_share(const char *share, char *err, size_t errlen);
+/* lib.c: a context (one connection: NULL with errno), freed (NULL
+ * taken); whether the errno of a call means the connection is lost */
 SMBCCTX *smb_context(int timeout_s);
 void smb_context_free(SMBCCTX *ctx);
-char *smb_url(const char *dir_url, const char *rel);
 bool smb_conn_lost(int e);
+
+/* url.c: "//SERVER[:PORT]/SHARE[/PATH]" (or "smb://...") into smb_g (0,
+ * or -1 with a message); the URL of @rel below @dir_url, each component
+ * percent-encoded (malloc'd; NULL out of memory) */
+int smb_parse_share(const char *share, char *err, size_t errlen);
+char *smb_url(const char *dir_url, const char *rel);
+
+/* auth.c: who logs on, into smb_g (0, or -1 with a message); the
+ * callback that gives it to libsmbclient */
+int smb_credentials(const struct smb_opts *o, char *err, size_t errlen);
+void smb_auth(SMBCCTX *c, const char *srv, const char *shr, char *wg, int wglen,
+	      char *un, int unlen, char *pw, int pwlen);
+
+/* tree.c: empty directory @url (and remove its subdirectories with
+ * @rmdirs; errors ignored); the parent's clean-up at the end (fini), an
+ * orphaned client's (orphaned) */
 void smb_tree_remove(SMBCCTX *ctx, const char *url, int depth, bool rmdirs);
+void smb_fini(struct be_run *run, const bool *dirty);
+void smb_orphaned(struct be_run *run);
 
 /* client.c: a client's connection, paths and files */
 int smb_setup(struct be_client *c);

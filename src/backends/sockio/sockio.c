@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sockio.c - the network backend, tbench's half of dbench 4.0
- * (dbench-compat.md §4.1): each client opens one TCP connection to a
+ * (docs/compat.md, "tbench"): each client opens one TCP connection to a
  * tbench server (tbench_srv, or dbench-ng's own: src/server/) before the
  * start barrier, and every op of the loadfile becomes one request/reply
  * exchange on it, of the sizes tbench sends (exchange.c).  Nothing is

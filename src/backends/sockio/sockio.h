@@ -3,7 +3,7 @@
  * sockio.h - what the files of the sockio backend share (private to
  * src/backends/sockio/): its options, the run-wide state the parent sets
  * before the fork, a client's connection, and the size of the exchange of
- * each op (dbench-compat.md §4.1), a pure function the unit tests call.
+ * each op (docs/compat.md, "tbench"), a pure function the unit tests call.
  */
 #ifndef DBNG_SOCKIO_H
 #define DBNG_SOCKIO_H

@@ -56,6 +56,11 @@ static void title(FILE *f, const struct result *r)
 	html_esc(f, r->tool ? r->tool : "dbench-ng");
 	fputs(" ", f);
 	html_str(f, r->version);
+	if (r->commit) {
+		fputs(" (commit ", f);
+		html_esc(f, r->commit);
+		fputs(")", f);
+	}
 	fprintf(f, " <span class=\"badge st-%s\">%s</span></h1>\n", st, st);
 	fputs("<div class=\"sub\">started ", f);
 	html_str(f, r->start_time);
