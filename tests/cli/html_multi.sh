@@ -87,7 +87,8 @@ if rows != html:
     bad.append("verdict rows differ (%d vs %d): %s" % (len(rows), len(html), diff))
 if d["verdict"] != "regressed" or txt[-1] not in d["headline"]:
     bad.append("headline %r lacks the reason %r" % (d["headline"], txt[-1]))
-shown_rows = sum(1 for r in html if r[7] not in ("no change", "few ops"))
+# as compare --changed: the rows of a verdict, or unclear
+shown_rows = sum(1 for r in html if r[7] in ("REGRESSED", "improved", "unclear"))
 if d["shown_verdicts"] != shown_rows:
     bad.append("%s rows shown at first, %d changed" % (d["shown_verdicts"], shown_rows))
 for kind in ("mspectrum", "mp99"):
