@@ -146,6 +146,7 @@ UT_LAYER_options     := cli
 UT_LAYER_record      := record
 UT_LAYER_strace      := record
 PROBE_LAYER_htmlprobe  := report
+PROBE_LAYER_multiprobe := report
 PROBE_LAYER_dblogprobe := results
 PROBE_LAYER_envprobe   := results
 PROBE_LAYER_ckptprobe  := results

@@ -23,7 +23,8 @@ pkgs="gcc make pkg-config libc6-dev zlib1g-dev libjansson-dev libnfs-dev \
 if [ "$what" = check ]; then
 	# check: unit-test framework, the dbench 4.0 peer, filesystems for
 	# the loop-mounted tests, mount/losetup/findmnt, pgrep, a headless
-	# browser that renders the HTML report, FUSE for faultfs, clang and
+	# browser that renders the HTML pages (the tests read them over its
+	# DevTools pipe: tests/cdp.py), FUSE for faultfs, clang and
 	# its libFuzzer runtime for the fuzz targets and CI's second compiler,
 	# python3 for the tests' checks of JSON results, cppcheck for make
 	# lint (CI), iproute2 (ip, ss) for the network namespaces of the

@@ -177,6 +177,26 @@ enum cmp_seq_step {
 enum cmp_seq_step cmp_seq_next(const struct cmp_report *r, int runs,
 			       int max_runs);
 
+/*
+ * The report for renderings other than cmp_print() and the JSON (compare
+ * --html: src/report/html draws them): row @i (0 <= i < cmp_nrows()) as
+ * cmp_print() prints it, the notes, the options.  compare_view.c.
+ */
+struct cmp_row_text {
+	int op;		    /* enum op_type, -1: the run's MB/s */
+	const char *metric; /* "ops/s", "p99.9", "MB/s", ... */
+	bool higher_worse;
+	char base[32], cand[32], change[32], p[32], ci[64]; /* the table's */
+	double change_v, ci_lo, ci_hi; /* cand / base - 1; NAN: none */
+	const char *word; /* the Verdict column: "REGRESSED", "no change" */
+	int verdict;	  /* 1 regressed, -1 improved, 0 neither */
+	bool unclear;
+};
+void cmp_row_text(const struct cmp_report *r, int i, struct cmp_row_text *out);
+int cmp_nnotes(const struct cmp_report *r);
+const char *cmp_note_text(const struct cmp_report *r, int i);
+const struct cmp_opts *cmp_opts_of(const struct cmp_report *r);
+
 /* cmp_free - release @r (NULL is fine) */
 void cmp_free(struct cmp_report *r);
 

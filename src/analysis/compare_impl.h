@@ -277,4 +277,9 @@ void cmp_why_thresholds(const struct cmp_report *r, char *buf, size_t len);
 /* cmp_make_reason - r->reason from the verdicts */
 void cmp_make_reason(struct cmp_report *r);
 
+/* --------------------------- compare_text.c ---------------------------- */
+
+/* cmp_row_word - the Verdict column of row @w */
+const char *cmp_row_word(const struct cmp_row *w);
+
 #endif

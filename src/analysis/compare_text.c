@@ -238,3 +238,8 @@ void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
 			r->nrows - r->nworse - r->nbetter - r->nunclear);
 	fprintf(f, "\n%s\n", r->reason);
 }
+
+const char *cmp_row_word(const struct cmp_row *w)
+{
+	return verdict_word(w);
+}

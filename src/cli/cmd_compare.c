@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "compare_html.h"
 #include "compare_workload.h"
 #include "num.h"
 #include "result.h"
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 		"all the same\n"
 		"  -j, --json=FILE      also write the comparison as JSON "
 		"('-': stdout)\n"
+		"      --html=FILE      also write it as a page: the verdicts, "
+		"and both sides'\n"
+		"                       runs overlaid (docs/html-report.md)\n"
 		"  -h, --help           this text\n"
 		"\n"
 		"Exit: 0 nothing regressed, 1 something regressed, 2 bad "
@@ -141,6 +145,7 @@ int compare_main(int argc, char **argv)
 		{"bootstrap", required_argument, NULL, 'b'},
 		{"seed", required_argument, NULL, 's'},
 		{"json", required_argument, NULL, 'j'},
+		{"html", required_argument, NULL, 'H'},
 		{"changed", no_argument, NULL, 'c'},
 		{"mixed-paths", no_argument, NULL, 'P'},
 		{"mixed-workloads", no_argument, NULL, 'W'},
@@ -149,7 +154,7 @@ int compare_main(int argc, char **argv)
 	};
 	struct result **res = NULL;
 	struct cmp_report *rep = NULL;
-	const char *json = NULL;
+	const char *json = NULL, *html = NULL;
 	struct cmp_opts o;
 	char err[1024];
 	int sep = -1, c, nb, nc, rc = 2;
@@ -208,6 +213,9 @@ int compare_main(int argc, char **argv)
 			break;
 		case 'j':
 			json = optarg;
+			break;
+		case 'H':
+			html = optarg;
 			break;
 		case 'c':
 			changed = true;
@@ -297,6 +305,13 @@ int compare_main(int argc, char **argv)
 	cmp_print_changed(stdout, rep, changed);
 	fflush(stdout);
 	if (json && cmp_write_json(rep, json, err, sizeof(err))) {
+		fprintf(stderr, "dbench-ng compare: %s\n", err);
+		goto out;
+	}
+	if (html &&
+	    compare_html_file(rep, res, argv + optind, nb, argv + sep + 1, nc,
+			      html, err, sizeof(err))) {
+		/* as --json: the table is out, the page is not */
 		fprintf(stderr, "dbench-ng compare: %s\n", err);
 		goto out;
 	}

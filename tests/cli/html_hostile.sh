@@ -3,7 +3,9 @@
 # is markup: tags that close the title, style and script, a script, an
 # img with onerror, an svg with onload, a javascript: link, an iframe,
 # quotes and entities; and of a dbench log with it in its loadfile name,
-# error lines and Not run reason.  Rendered in headless Chromium (its DOM
+# error lines and Not run reason; and the pages of several runs (compare
+# --html, report with two files) of these, one of them in a file whose
+# name is markup too.  Rendered in headless Chromium (its DOM
 # after 3 s of virtual time): nothing of it ran (the title is the page's
 # own, no "PWNED" anywhere, which only the script would write), and the
 # DOM has no element or attribute the page did not make itself: no
@@ -35,8 +37,16 @@ expect_rc 0 "$DBNG" report "$TMP/h.json" --html "$TMP/h.html" >/dev/null
 	printf 'Partial figures of a failed run: 100 MB/sec  2 clients  2 procs  max_latency=1.000 ms\n'
 } >"$TMP/h.log"
 expect_rc 0 "$DBNG" report "$TMP/h.log" --html "$TMP/l.html" >/dev/null
+# the pages of several runs: the strings, and markup in the file names
+# they show (the runs' names are the command line's)
+N="<svg onload='$J'>&amp;\"x"
+cp "$TMP/h.json" "$TMP/$N.json" || fail "cannot name a file with markup"
+"$DBNG" compare --mixed-workloads --mixed-paths --html "$TMP/c.html" "$TMP/$N.json" -- \
+	"$TMP/base.json" >"$TMP/c.out" 2>&1
+[ $? -le 1 ] || fail "compare --html of the hostile result: $(cat "$TMP/c.out")"
+expect_rc 0 "$DBNG" report "$TMP/$N.json" "$TMP/h.log" --html "$TMP/s.html" >/dev/null
 
-for f in h l; do
+for f in h l c s; do
 	note "$f.html"
 	grep -q '<meta http-equiv="Content-Security-Policy" content="default-src '\''none'\''; style-src '\''unsafe-inline'\''"/>' \
 		"$TMP/$f.html" || fail "$f.html: no Content-Security-Policy"

@@ -16,39 +16,9 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "probe_synth.h"
 #include "report_html.h"
 #include "result.h"
-
-static uint64_t rng = 88172645463325252ULL;
-
-/* xorshift64: deterministic, so two runs give the same page */
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-/* a heavy-ish tail around @base ns */
-static uint64_t sample(uint64_t base)
-{
-	double u = uniform();
-
-	return (uint64_t)((double)base * (0.5 + u * u * u * u * 6 +
-					  (u > 0.999 ? 40 * uniform() : 0)));
-}
-
-static char *dup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		perror("strdup");
-		exit(2);
-	}
-	return d;
-}
 
 static void set_env(struct result *r)
 {

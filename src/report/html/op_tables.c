@@ -66,7 +66,8 @@ void html_op_table(FILE *f, const struct result *r)
 	      f);
 	for (int k = 0; k < npc; k++)
 		fprintf(f, "<th class=\"n\">p%g</th>", table_pcts[k]);
-	fputs("<th class=\"n\">max</th><th class=\"n\">at (s)</th>"
+	fputs("<th class=\"n\">max</th><th class=\"n\" title=\"" HTML_TIME_AXIS
+	      "\">at (s, measured phase)</th>"
 	      "<th class=\"n\">client</th><th>loadfile:line</th>"
 	      "<th>path</th></tr>\n</thead>\n<tbody>\n",
 	      f);
@@ -86,7 +87,9 @@ void html_op_table(FILE *f, const struct result *r)
 			o->errors ? "<b>" : "", o->errors,
 			o->errors ? "</b>" : "");
 		html_fmt_size(b, sizeof(b), o->bytes, false);
-		if (o->bytes)
+		if (!r->has_bins) /* a log: dbench prints no bytes per op */
+			fputs("<td class=\"n na\">unknown</td>", f);
+		else if (o->bytes)
 			fprintf(f,
 				"<td class=\"n\" title=\"%" PRIu64
 				" bytes\">%s</td>",
@@ -103,7 +106,8 @@ void html_op_table(FILE *f, const struct result *r)
 		}
 		fprintf(f, "<td class=\"n\"><b>%.3f</b></td>", html_ns_ms(h->max));
 		if (max_known(o) && o->max_at_s >= 0)
-			fprintf(f, "<td class=\"n\">%.3f</td>", o->max_at_s);
+			fprintf(f, "<td class=\"n\">%.3f</td>",
+				html_ts_t(r, o->max_at_s));
 		else
 			fputs("<td class=\"n na\">&#8211;</td>", f);
 		if (o->max_client >= 0 && h->count)
@@ -132,7 +136,11 @@ void html_op_table(FILE *f, const struct result *r)
 		"</tbody>\n<tfoot><tr><td>Total</td><td class=\"n\">%" PRIu64
 		"</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s</td>"
 		"<td colspan=\"%d\"></td></tr></tfoot>\n</table>\n</div>\n",
-		count, errors, bytes ? b : "0", npc + 6);
+		count, errors,
+		!r->has_bins ? "<span class=\"na\">unknown</span>"
+		: bytes	     ? b
+			     : "0",
+		npc + 6);
 	if (!r->has_bins)
 		fputs("<p class=\"note\">No percentiles: this result has no "
 		      "latency histograms (it was read from a dbench text "

@@ -14,7 +14,7 @@
 
 #include <inttypes.h>
 
-static void head(FILE *f, const struct result *r)
+void html_head_open(FILE *f)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
@@ -27,14 +27,25 @@ static void head(FILE *f, const struct result *r)
 	      "content=\"width=device-width, initial-scale=1\"/>\n"
 	      "<title>",
 	      f);
+}
+
+void html_head_close(FILE *f)
+{
+	fputs("</title>\n<style>\n", f);
+	fputs(html_css_text(), f);
+	fputs("</style>\n</head>\n<body>\n<main>\n", f);
+}
+
+static void head(FILE *f, const struct result *r)
+{
+	html_head_open(f);
 	html_esc(f, r->tool ? r->tool : "dbench-ng");
 	fputs(" run ", f);
 	if (r->start_time)
 		html_esc(f, r->start_time);
-	fprintf(f, ": %.2f MB/s, %s</title>\n<style>\n", r->throughput,
+	fprintf(f, ": %.2f MB/s, %s", r->throughput,
 		result_status_name(r->status));
-	fputs(html_css_text(), f);
-	fputs("</style>\n</head>\n<body>\n<main>\n", f);
+	html_head_close(f);
 }
 
 static void title(FILE *f, const struct result *r)
@@ -161,6 +172,8 @@ static void summary(FILE *f, const struct result *r)
 
 static void plots(FILE *f, const struct result *r)
 {
+	bool ran[OP_NR], on[OP_NR];
+
 	html_plot_spectrum(f, r);
 	fputs("<h2>Over time</h2>\n", f);
 	if (!r->npoints || !r->points) {
@@ -172,6 +185,8 @@ static void plots(FILE *f, const struct result *r)
 	}
 	if (r->npoints == 1)
 		html_note(f, "time", "The time series has a single interval.");
+	html_ops_ran(r, ran, on);
+	html_opsel(f, ran, on, "the latency plots");
 	html_plot_throughput(f, r);
 	html_plot_latency(f, r, false);
 	html_plot_latency(f, r, true);

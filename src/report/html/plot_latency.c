@@ -74,9 +74,9 @@ static void series_fill(struct series *s, const struct result *r, int op,
 
 		s->ok[c] = false;
 		s->v[c] = 0;
-		s->x[c] = (r->points[a].t - r->points[a].dur +
-			   r->points[b - 1].t) /
-			  2;
+		s->x[c] = html_ts_t(r, (r->points[a].t - r->points[a].dur +
+					r->points[b - 1].t) /
+					       2);
 		for (uint32_t i = a; i < b; i++) {
 			if (!ts_value(&r->points[i], op, p99, &v))
 				continue;
@@ -92,10 +92,10 @@ static void series_fill(struct series *s, const struct result *r, int op,
 /* A diamond per stall the watchdog caught, where the call ended and as
  * high as it lasted: it sits on the spike of its op.  With BPF tracing
  * its title says who woke its longest sleep, and so does a label beside
- * the longest ones, where labels do not overlap. */
-static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
+ * the longest ones, where it overlaps no other label (labels.c). */
+static void stall_marks(FILE *f, const struct result *r, const struct frame *fr,
+			struct labels *lb, int labelled)
 {
-	double lx[WAKER_LABELS], ly[WAKER_LABELS];
 	int nl = 0;
 
 	for (int k = 0; k < r->stalls.nevents; k++) {
@@ -103,46 +103,57 @@ static void stall_marks(FILE *f, const struct result *r, const struct frame *fr)
 		const char *label = ev->op >= 0 && ev->op < OP_NR
 					    ? op_info[ev->op].label
 					    : "?";
-		double x = svg_fx(fr, ev->start_s + ev->duration_ms / 1e3);
+		double x = svg_fx(
+			fr, html_ts_t(r, ev->start_s + ev->duration_ms / 1e3));
+		double tx, ty;
+		bool end;
 		double y = svg_fy(fr, ev->duration_ms) - 5;
 		char waker[400];
 		bool has =
 			html_stall_waker(ev, r->cfg.cpp, waker, sizeof(waker));
-		bool free_spot = nl < WAKER_LABELS;
 
 		fprintf(f,
-			"<path class=\"stm\" stroke=\"%s\" "
+			"<path class=\"stm os%d\" stroke=\"%s\" "
 			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"><title>%s %.3f ms%s, "
 			"client %d, from %.3f s (watchdog)",
+			ev->op >= 0 && ev->op < OP_NR ? ev->op : OP_NR,
 			ev->op >= 0 && ev->op < OP_NR ? html_op_colour[ev->op]
 						      : "#3b424b",
 			x, y, label, ev->duration_ms,
 			ev->ended ? "" : " (still stuck)", ev->client,
-			ev->start_s);
+			html_ts_t(r, ev->start_s));
 		if (has) {
 			fputs(", ", f);
 			html_esc(f, waker);
 		}
 		fputs("</title></path>\n", f);
-		for (int i = 0; has && free_spot && i < nl; i++)
-			free_spot =
-				fabs(lx[i] - x) > 150 || fabs(ly[i] - y) > 12;
-		if (!has || !free_spot)
+		if (!has || k == labelled || nl == WAKER_LABELS ||
+		    !html_label_place(lb, waker, 10, NULL, x, y + 5, &tx, &ty,
+				      &end))
 			continue;
-		lx[nl] = x;
-		ly[nl++] = y;
-		/* right of it, or left near the right edge */
-		if (x > fr->x0 + fr->w * 0.6)
-			fprintf(f,
-				"<text class=\"wl\" x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"end\">",
-				x - 8, y + 8);
-		else
-			fprintf(f, "<text class=\"wl\" x=\"%.1f\" y=\"%.1f\">",
-				x + 8, y + 8);
+		nl++;
+		fprintf(f,
+			"<text class=\"wl lbl os%d\" x=\"%.1f\" y=\"%.1f\"%s>",
+			ev->op >= 0 && ev->op < OP_NR ? ev->op : OP_NR, tx, ty,
+			end ? " text-anchor=\"end\"" : "");
 		html_esc(f, waker);
 		fputs("</text>\n", f);
 	}
+}
+
+/* The stall the watchdog caught on the largest spike (@op, @ms), with
+ * who woke it in @waker (BPF): the event, or -1 */
+static int top_stall(const struct result *r, int op, double ms, char *waker,
+		     size_t len)
+{
+	for (int k = 0; k < r->stalls.nevents; k++) {
+		const struct result_stall *ev = &r->stalls.events[k];
+
+		if (ev->op == op && fabs(ev->duration_ms - ms) <= ms * 0.01 &&
+		    html_stall_waker(ev, r->cfg.cpp, waker, len))
+			return k;
+	}
+	return -1;
 }
 
 void html_plot_latency(FILE *f, const struct result *r, bool p99)
@@ -150,12 +161,16 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 	struct frame fr = html_ts_base;
 	bool has[OP_NR] = {false}, has_lat = false;
 	double lo = INFINITY, hi = 0, ly, top = -1, top_x = 0;
-	int nops = 0, top_op = -1;
+	struct labels lb = {0};
+	bool ran[OP_NR], on[OP_NR];
+	int nops = 0, top_op = -1, top_ev = -1;
 	struct series s;
 	char b[32];
 
+	html_ops_ran(r, ran, on);
 	for (int op = -1; op < OP_NR; op++) {
-		if (op >= 0 && !op_is_timed(op))
+		/* the ops that ran in the measured phase, as in the tables */
+		if (op >= 0 && !html_op_shown(r, op))
 			continue;
 		if (op < 0 && p99)
 			continue;
@@ -202,8 +217,16 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 		html_note(f, p99 ? "p99" : "maxlat", "Not drawn: out of memory.");
 		goto out;
 	}
+	fr.xmin = html_ts_xmin(r);
 	fr.xmax = html_ts_xmax(r);
 	svg_log_range(&fr, lo, hi);
+	lb.x0 = fr.x0;
+	lb.y0 = fr.y0;
+	lb.x1 = fr.x0 + fr.w;
+	lb.y1 = fr.y0 + fr.h;
+	if (r->npoints && r->points[0].warmup) /* its "warmup" label */
+		html_label_text_box(&lb, "warmup", 10, svg_fx(&fr, fr.xmin) + 4,
+				    fr.y0 + 12, false);
 
 	fputs("<figure>\n", f);
 	html_ts_begin(f, r, &fr, p99 ? "p99" : "maxlat",
@@ -227,30 +250,76 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			continue;
 		series_fill(&s, r, op, p99);
 		fprintf(f,
-			"<g data-op=\"%s\" stroke=\"%s\" fill=\"%s\" "
-			"stroke-width=\"1.4\"><title>%s</title>\n",
-			op_info[op].label, html_op_colour[op], html_op_colour[op],
-			op_info[op].label);
+			"<g class=\"os%d\" data-op=\"%s\" stroke=\"%s\" "
+			"fill=\"%s\" stroke-width=\"1.4\"><title>%s</title>\n",
+			op, op_info[op].label, html_op_colour[op],
+			html_op_colour[op], op_info[op].label);
 		series_draw(f, &fr, &s);
 		fputs("</g>\n", f);
-		for (size_t c = 0; c < s.n; c++) {
+		for (size_t c = 0; on[op] && c < s.n; c++) {
 			if (s.ok[c] && s.v[c] > top) {
 				top = s.v[c];
 				top_x = s.x[c];
 				top_op = op;
 			}
 		}
-		svg_legend_entry(f, fr.x0 + fr.w + 16, ly, html_op_colour[op],
-			     op_info[op].label, false);
-		ly += 17;
 	}
 	if (has_lat) {
 		svg_legend_entry(f, fr.x0 + fr.w + 16, ly, "#3b424b",
 			     "dbench latency", true);
 		ly += 17;
 	}
+	if (top_op >= 0 && !p99) {
+		double x = svg_fx(&fr, top_x), y = svg_fy(&fr, top), tx, ty;
+		bool end;
+		char t[96], waker[400];
+
+		html_fmt_lat(b, sizeof(b), top);
+		snprintf(t, sizeof(t), "%s %s at %.1f s", op_info[top_op].label,
+			 b, top_x);
+		fprintf(f,
+			"<circle class=\"os%d\" cx=\"%.1f\" cy=\"%.1f\" "
+			"r=\"6\" fill=\"none\" stroke=\"#1e2125\"/>\n",
+			top_op, x, y);
+		html_label_mark(&lb, x, y, 7);
+		/* the stalls' diamonds are drawn after: keep clear of them */
+		for (int k = 0; k < r->stalls.nevents; k++) {
+			const struct result_stall *ev = &r->stalls.events[k];
+			double end_s = ev->start_s + ev->duration_ms / 1e3;
+
+			html_label_mark(&lb, svg_fx(&fr, html_ts_t(r, end_s)),
+					svg_fy(&fr, ev->duration_ms), 6);
+		}
+		/* with who woke its stall under it, else alone */
+		top_ev = top_stall(r, top_op, top, waker, sizeof(waker));
+		if (top_ev >= 0 &&
+		    !html_label_place(&lb, t, 12, waker, x, y, &tx, &ty, &end))
+			top_ev = -1;
+		if (top_ev >= 0 ||
+		    html_label_place(&lb, t, 12, NULL, x, y, &tx, &ty, &end)) {
+			if (fabs(ty - y) > 20) /* placed away: a leader */
+				fprintf(f,
+					"<line class=\"lead os%d\" x1=\"%.1f\" "
+					"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+					top_op, x, y + (ty > y ? 6 : -6), tx,
+					ty > y ? ty - 12 : ty + 2);
+			fprintf(f,
+				"<text class=\"ann lbl os%d\" x=\"%.1f\" "
+				"y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+				top_op, tx, ty, end ? "end" : "start", t);
+		}
+		if (top_ev >= 0) {
+			fprintf(f,
+				"<text class=\"wl lbl os%d\" x=\"%.1f\" "
+				"y=\"%.1f\"%s>",
+				top_op, tx, ty + 14,
+				end ? " text-anchor=\"end\"" : "");
+			html_esc(f, waker);
+			fputs("</text>\n", f);
+		}
+	}
 	if (!p99 && r->stalls.nevents) {
-		stall_marks(f, r, &fr);
+		stall_marks(f, r, &fr, &lb, top_ev);
 		fprintf(f,
 			"<path class=\"stm\" stroke=\"#3b424b\" "
 			"d=\"M%.1f %.1fl5 5-5 5-5-5z\"/>\n",
@@ -258,23 +327,6 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%.1f\">watchdog stall</text>\n",
 			fr.x0 + fr.w + 44, ly);
-	}
-	if (top_op >= 0 && !p99) {
-		double x = svg_fx(&fr, top_x), y = svg_fy(&fr, top);
-		bool right = x > fr.x0 + fr.w * 0.7;
-
-		html_fmt_lat(b, sizeof(b), top);
-		fprintf(f,
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" "
-			"stroke=\"#1e2125\"/>\n",
-			x, y);
-		fprintf(f,
-			"<text class=\"ann\" x=\"%.1f\" y=\"%.1f\" "
-			"text-anchor=\"%s\">%s %s at %.1f s</text>\n",
-			right ? x - 10 : x + 10,
-			y < fr.y0 + 20 ? y + 16 : y - 8,
-			right ? "end" : "start", op_info[top_op].label, b,
-			top_x);
 	}
 	svg_frame_rect(f, &fr, "frame");
 	fputs("</svg>\n", f);
@@ -293,7 +345,11 @@ void html_plot_latency(FILE *f, const struct result *r, bool p99)
 			"dbench's latency figure of the progress line.  A "
 			"stall is a spike far above the band of its operation: "
 			"stalls that recur at a fixed period form a comb of "
-			"evenly spaced spikes.  The largest is circled.  A "
+			"evenly spaced spikes.  The largest of the operations "
+			"shown at "
+			"first is circled, labelled with the middle of its "
+			"interval (and, traced with BPF, who woke its stall).  "
+			"A "
 			"missing line segment means the operation did not "
 			"complete in that interval.</figcaption>\n",
 			r->interval_s);

@@ -3,7 +3,7 @@
  * plot_spectrum.c - the latency percentile spectrum: one panel per op,
  * the quantile function of its histogram as a staircase.
  */
-#include "svg.h"
+#include "multi.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -34,7 +34,7 @@ static double sp_x(uint64_t c, uint64_t n)
  * hist_value_at() does), drawn from x(a) to x(b).  The last rank, the
  * exact max, runs from x(n - 1) to x(n - 1/2) = log10(2n).
  */
-static void sp_points(FILE *f, const struct hist *h, const struct frame *fr)
+void html_sp_points(FILE *f, const struct hist *h, const struct frame *fr)
 {
 	struct line l = {.f = f};
 	uint64_t n = h->count, cum = 0;
@@ -125,13 +125,13 @@ void html_plot_spectrum(FILE *f, const struct result *r)
 	for (int k = 0; k < nops; k++) {
 		fprintf(f, "<polyline id=\"sp-%d\" fill=\"none\" points=\"",
 			ops[k]);
-		sp_points(f, &r->op[ops[k]].h, &loc);
+		html_sp_points(f, &r->op[ops[k]].h, &loc);
 		fputs("\"/>\n", f);
 		if (!r->resp.valid || !r->resp.h[ops[k]].count)
 			continue;
 		fprintf(f, "<polyline id=\"sr-%d\" fill=\"none\" points=\"",
 			ops[k]);
-		sp_points(f, &r->resp.h[ops[k]], &loc);
+		html_sp_points(f, &r->resp.h[ops[k]], &loc);
 		fputs("\"/>\n", f);
 	}
 	fputs("</defs>\n", f);

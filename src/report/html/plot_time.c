@@ -19,15 +19,33 @@ const struct frame html_ts_base = {
 	.h = 300,
 };
 
+double html_ts_t(const struct result *r, double s)
+{
+	return s - (r->warmup_s > 0 ? r->warmup_s : 0);
+}
+
+double html_ts_xmin(const struct result *r)
+{
+	double m = 0;
+
+	for (uint32_t i = 0; i < r->npoints; i++) {
+		double t = html_ts_t(r, r->points[i].t - r->points[i].dur);
+
+		if (t < m)
+			m = t;
+	}
+	return m;
+}
+
 double html_ts_xmax(const struct result *r)
 {
 	double m = 0;
 
 	for (uint32_t i = 0; i < r->npoints; i++) {
-		if (r->points[i].t > m)
-			m = r->points[i].t;
+		if (html_ts_t(r, r->points[i].t) > m)
+			m = html_ts_t(r, r->points[i].t);
 	}
-	return m > 0 ? m : 1;
+	return m > html_ts_xmin(r) ? m : html_ts_xmin(r) + 1;
 }
 
 /* Shade the warmup intervals (contiguous ones as one band), or with
@@ -44,10 +62,10 @@ void html_ts_warmup(FILE *f, const struct result *r, const struct frame *fr,
 			i++;
 			continue;
 		}
-		a = svg_fx(fr, p[i].t - p[i].dur);
+		a = svg_fx(fr, html_ts_t(r, p[i].t - p[i].dur));
 		b = a;
 		while (i < r->npoints && p[i].warmup)
-			b = svg_fx(fr, p[i++].t);
+			b = svg_fx(fr, html_ts_t(r, p[i++].t));
 		if (!label)
 			fprintf(f,
 				"<rect class=\"warm\" x=\"%.1f\" y=\"%.1f\" "
@@ -70,8 +88,8 @@ void html_ts_begin(FILE *f, const struct result *r, const struct frame *fr,
 	html_ts_warmup(f, r, fr, false);
 	svg_x_time_axis(f, fr);
 	fprintf(f,
-		"<text class=\"at\" x=\"%.1f\" y=\"%.1f\">time since the "
-		"start of the clients (s)</text>\n",
+		"<text class=\"at\" x=\"%.1f\" y=\"%.1f\">" HTML_TIME_AXIS
+		"</text>\n",
 		fr->x0 + fr->w / 2, TS_H - 12);
 	svg_y_title(f, 16, fr->y0 + fr->h / 2, ytitle);
 }
@@ -96,9 +114,10 @@ static void tput_points(FILE *f, const struct result *r, const struct frame *fr,
 			continue;
 		y = svg_fy(fr, mbps(p));
 		if (area && !l.n)
-			svg_line_pt(&l, svg_fx(fr, p->t - p->dur), svg_fy(fr, 0));
-		svg_line_pt(&l, svg_fx(fr, p->t - p->dur), y);
-		last = svg_fx(fr, p->t);
+			svg_line_pt(&l, svg_fx(fr, html_ts_t(r, p->t - p->dur)),
+				    svg_fy(fr, 0));
+		svg_line_pt(&l, svg_fx(fr, html_ts_t(r, p->t - p->dur)), y);
+		last = svg_fx(fr, html_ts_t(r, p->t));
 		svg_line_pt(&l, last, y);
 	}
 	if (area && l.n)
@@ -120,6 +139,7 @@ void html_plot_throughput(FILE *f, const struct result *r)
 		vmax = 1;
 	step = svg_nice_step(vmax, 6);
 	fr.ymax = ceil(vmax / step) * step;
+	fr.xmin = html_ts_xmin(r);
 	fr.xmax = html_ts_xmax(r);
 
 	fputs("<figure>\n", f);

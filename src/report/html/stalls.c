@@ -295,7 +295,9 @@ void html_stalls_section(FILE *f, const struct result *r)
 		st->nevents);
 	fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>#</th>"
 	      "<th>Operation</th><th class=\"n\">ms</th>"
-	      "<th class=\"n\">at (s)</th><th class=\"n\">client (pid)</th>"
+	      "<th class=\"n\" title=\"" HTML_TIME_AXIS
+	      "\">started (s into the measured phase)</th><th "
+	      "class=\"n\">client (pid)</th>"
 	      "<th>loadfile:line / path</th><th>PSI avg10 during</th>"
 	      "<th>samples: state, wchan, kernel stack</th></tr></thead>\n"
 	      "<tbody>\n",
@@ -311,8 +313,8 @@ void html_stalls_section(FILE *f, const struct result *r)
 			"<td class=\"n\">%.3f</td><td class=\"n\">%d (%d)</td>"
 			"<td class=\"mono path\">",
 			ev->duration_ms, ev->ended ? "" : "<br/>still stuck",
-			ev->warmup ? "<br/>warmup" : "", ev->start_s,
-			ev->client, ev->pid);
+			ev->warmup ? "<br/>warmup" : "",
+			html_ts_t(r, ev->start_s), ev->client, ev->pid);
 		html_str(f, ev->file);
 		fprintf(f, ":%" PRIu32, ev->line);
 		if (ev->path) {

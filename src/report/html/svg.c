@@ -70,13 +70,20 @@ double svg_nice_step(double range, int target)
 
 void svg_line_pt(struct line *l, double x, double y)
 {
-	if (l->n && fabs(x - l->x) < 0.33 && fabs(y - l->y) < 0.33) {
+	double d = l->coarse ? 1 : 0.33;
+
+	if (l->coarse) {
+		x = round(x);
+		y = round(y);
+	}
+	if (l->n && fabs(x - l->x) < d && fabs(y - l->y) < d) {
 		l->pending = true;
 		l->px = x;
 		l->py = y;
 		return;
 	}
-	fprintf(l->f, "%s%.1f,%.1f", l->n ? " " : "", x, y);
+	fprintf(l->f, l->coarse ? "%s%.0f,%.0f" : "%s%.1f,%.1f",
+		l->n ? " " : "", x, y);
 	l->n++;
 	l->x = x;
 	l->y = y;
@@ -86,7 +93,8 @@ void svg_line_pt(struct line *l, double x, double y)
 void svg_line_end(struct line *l)
 {
 	if (l->pending)
-		fprintf(l->f, " %.1f,%.1f", l->px, l->py);
+		fprintf(l->f, l->coarse ? " %.0f,%.0f" : " %.1f,%.1f", l->px,
+			l->py);
 	l->pending = false;
 }
 
@@ -162,16 +170,18 @@ void svg_x_time_axis(FILE *f, const struct frame *fr)
 {
 	double step = svg_nice_step(fr->xmax - fr->xmin, 12);
 
-	for (int k = 0;; k++) {
+	for (int k = (int)ceil(fr->xmin / step - 1e-9);; k++) {
 		double v = k * step, x;
 
 		if (v > fr->xmax * (1 + 1e-9))
 			break;
 		x = svg_fx(fr, v);
 		svg_vline(f, "grid", x, fr->y0, fr->y0 + fr->h);
+		/* at the left corner: starts there, clear of the y labels */
 		fprintf(f,
-			"<text class=\"xl\" x=\"%.1f\" y=\"%.1f\">%g</text>\n",
-			x, fr->y0 + fr->h + 15, v);
+			"<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%g</text>\n",
+			x - fr->x0 < 8 ? "xl xl0" : "xl",
+			x - fr->x0 < 8 ? fr->x0 : x, fr->y0 + fr->h + 15, v);
 	}
 }
 
@@ -193,9 +203,10 @@ void svg_x_pct_axis(FILE *f, const struct frame *fr)
 		if (k % lstep)
 			continue;
 		html_fmt_pct(b, sizeof(b), k);
+		/* 0% starts at the corner, clear of the lowest y label */
 		fprintf(f,
-			"<text class=\"xs\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			x,
+			"<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			k ? "xs" : "xs xs0", k ? x : x - 2,
 			fr->y0 + fr->h + (stagger && k / lstep % 2 ? 24 : 13),
 			b);
 	}

@@ -18,13 +18,15 @@ struct frame {
 };
 
 /* A "points" attribute being written: vertices closer than a third of a
- * unit to the last one written are dropped (the last one is kept). */
+ * unit to the last one written are dropped (the last one is kept); a
+ * @coarse line (the faint runs of a page of several) is in whole units. */
 struct line {
 	FILE *f;
 	unsigned int n;
 	double x, y;
 	bool pending;
 	double px, py;
+	bool coarse;
 };
 
 double svg_fx(const struct frame *fr, double v);
@@ -45,8 +47,32 @@ void svg_y_title(FILE *f, double x, double y, const char *text);
 void svg_legend_entry(FILE *f, double x, double y, const char *colour,
 		      const char *label, bool dashed);
 
+/* labels.c: labels that must not overlap, in the area (x0, y0)-(x1, y1) */
+#define LABELS_MAX 64
+struct lbox {
+	double x, y, w, h;
+};
+struct labels {
+	double x0, y0, x1, y1;
+	int n;
+	struct lbox b[LABELS_MAX];
+};
+/* the box of text @s in @px at (x, y) (its baseline), anchored at its
+ * start or (@end) its end */
+struct lbox html_label_box(const char *s, double px, double x, double y,
+			   bool end);
+bool html_label_free(struct labels *l, const struct lbox *b);
+void html_label_take(struct labels *l, const struct lbox *b);
+bool html_label_place(struct labels *l, const char *s, double px,
+		      const char *s2, double x, double y, double *ox,
+		      double *oy, bool *end);
+void html_label_mark(struct labels *l, double x, double y, double r);
+void html_label_text_box(struct labels *l, const char *s, double px, double x,
+			 double y, bool end);
+
 /* plot_time.c: the frame, x range, warmup bands and start of a time plot */
 extern const struct frame html_ts_base;
+double html_ts_xmin(const struct result *r);
 double html_ts_xmax(const struct result *r);
 void html_ts_warmup(FILE *f, const struct result *r, const struct frame *fr,
 		    bool label);
