@@ -187,12 +187,17 @@ struct cmp_row_text {
 	const char *metric; /* "ops/s", "p99.9", "MB/s", ... */
 	bool higher_worse;
 	char base[32], cand[32], change[32], p[32], ci[64]; /* the table's */
-	double change_v, ci_lo, ci_hi; /* cand / base - 1; NAN: none */
+	char own[32];		       /* Own chg; "" unless decided on own */
+	double change_v, ci_lo, ci_hi; /* deciding change; NAN: none */
 	const char *word; /* the Verdict column: "REGRESSED", "no change" */
 	int verdict;	  /* 1 regressed, -1 improved, 0 neither */
 	bool unclear;
 };
 void cmp_row_text(const struct cmp_report *r, int i, struct cmp_row_text *out);
+/* cmp_scope_text - the lines above the table that say what decided
+ * (machine, own latencies, rates), as compare prints them, into @buf
+ * (cut at @len) */
+void cmp_scope_text(const struct cmp_report *r, char *buf, size_t len);
 int cmp_nnotes(const struct cmp_report *r);
 const char *cmp_note_text(const struct cmp_report *r, int i);
 const struct cmp_opts *cmp_opts_of(const struct cmp_report *r);

@@ -189,7 +189,6 @@ void cmp_print(FILE *f, const struct cmp_report *r)
 
 void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
 {
-	char a[32], b[32], c[32], p[32], lo[32], hi[32], ci[64];
 	static const char dashes[] = "-----------------------------------------"
 				     "-----------------------------------------"
 				     "-------------";
@@ -207,36 +206,34 @@ void cmp_print_changed(FILE *f, const struct cmp_report *r, bool changed)
 	fprintf(f, " %s%s\n", dashes, r->own ? "----------" : "");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct cmp_row *w = &r->rows[i];
+		struct cmp_row_text t;
 
 		if (changed && w->verdict == CMP_V_SAME && !w->unclear)
 			continue;
-		if (w->tested)
-			snprintf(p, sizeof(p), "%.2g", w->p_holm);
-		else if (!isnan(w->p))
-			snprintf(p, sizeof(p), "(%.2g)", w->p);
-		else
-			snprintf(p, sizeof(p), "-");
-		if (isnan(w->ci_lo))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "%s..%s",
-				 cmp_fmt_change(lo, sizeof(lo), w->ci_lo),
-				 cmp_fmt_change(hi, sizeof(hi), w->ci_hi));
+		/* the texts the HTML page shows too (compare_view.c) */
+		cmp_row_text(r, i, &t);
 		fprintf(f, " %-12s %-9s %10s %10s %9s ", cmp_op_name(w->op),
-			cmp_metric[w->metric].name,
-			cmp_fmt_num(a, sizeof(a), w->rmed_a),
-			cmp_fmt_num(b, sizeof(b), w->rmed_b),
-			cmp_fmt_change(c, sizeof(c), w->rchange));
+			t.metric, t.base, t.cand, t.change);
 		if (r->own)
-			fprintf(f, "%9s ",
-				w->ra ? cmp_fmt_change(c, sizeof(c), w->change)
-				      : "-");
-		fprintf(f, "%9s %19s  %s\n", p, ci, verdict_word(w));
+			fprintf(f, "%9s ", t.own);
+		fprintf(f, "%9s %19s  %s\n", t.p, t.ci, t.word);
 	}
 	if (changed)
 		fprintf(f, " (%d rows of no change not shown)\n",
 			r->nrows - r->nworse - r->nbetter - r->nunclear);
 	fprintf(f, "\n%s\n", r->reason);
+}
+
+void cmp_scope_text(const struct cmp_report *r, char *buf, size_t len)
+{
+	FILE *m = fmemopen(buf, len, "w");
+
+	if (len)
+		buf[0] = '\0';
+	if (!m)
+		return;
+	print_scope(m, r);
+	fclose(m); /* NUL-terminated, cut at len - 1 */
 }
 
 const char *cmp_row_word(const struct cmp_row *w)

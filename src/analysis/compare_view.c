@@ -28,10 +28,14 @@ void cmp_row_text(const struct cmp_report *r, int i, struct cmp_row_text *out)
 							: 0,
 		.unclear = w->unclear,
 	};
-	cmp_fmt_num(out->base, sizeof(out->base), w->med_a);
-	cmp_fmt_num(out->cand, sizeof(out->cand), w->med_b);
-	cmp_fmt_change(out->change, sizeof(out->change), w->change);
-	/* as cmp_print_changed() (compare_text.c) */
+	/* the raw figures; the deciding (own) change beside them */
+	cmp_fmt_num(out->base, sizeof(out->base), w->rmed_a);
+	cmp_fmt_num(out->cand, sizeof(out->cand), w->rmed_b);
+	cmp_fmt_change(out->change, sizeof(out->change), w->rchange);
+	if (r->own && w->ra)
+		cmp_fmt_change(out->own, sizeof(out->own), w->change);
+	else if (r->own)
+		snprintf(out->own, sizeof(out->own), "-");
 	if (w->tested)
 		snprintf(out->p, sizeof(out->p), "%.2g", w->p_holm);
 	else if (!isnan(w->p))

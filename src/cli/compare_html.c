@@ -18,6 +18,7 @@ int compare_html_file(const struct cmp_report *rep, struct result **res,
 	const struct cmp_opts *o = cmp_opts_of(rep);
 	int n = cmp_nrows(rep), rc = -1;
 	struct cmp_row_text *t = calloc((size_t)n + 1, sizeof(*t));
+	static char scope[2048];
 	struct html_verdict *v = calloc((size_t)n + 1, sizeof(*v));
 	struct html_run *runs = calloc((size_t)(nb + nc), sizeof(*runs));
 	const char **notes =
@@ -34,12 +35,15 @@ int compare_html_file(const struct cmp_report *rep, struct result **res,
 		.rows = v,
 		.nnotes = cmp_nnotes(rep),
 		.notes = notes,
+		.own = cmp_own(rep),
+		.scope = scope,
 	};
 
 	if (!t || !v || !runs || !notes) {
 		snprintf(err, len, "--html %s: out of memory", path);
 		goto out;
 	}
+	cmp_scope_text(rep, scope, sizeof(scope));
 	for (int i = 0; i < nb + nc; i++)
 		runs[i] = (struct html_run){
 			res[i], i < nb ? bnames[i] : cnames[i - nb], i >= nb};
@@ -52,6 +56,7 @@ int compare_html_file(const struct cmp_report *rep, struct result **res,
 			.base = t[i].base,
 			.cand = t[i].cand,
 			.change = t[i].change,
+			.own = t[i].own,
 			.p = t[i].p,
 			.ci = t[i].ci,
 			.change_v = t[i].change_v,

@@ -46,6 +46,7 @@ struct html_verdict {
 	const char *metric; /* "p99.9", "MB/s", ... */
 	bool higher_worse;
 	const char *base, *cand, *change, *p, *ci; /* the table's texts */
+	const char *own; /* Own chg, when the comparison decided on own */
 	double change_v, ci_lo, ci_hi; /* relative changes; NAN: none */
 	const char *word;	       /* "REGRESSED", "no change", ... */
 	int verdict;		       /* 1 regressed, -1 improved, 0 */
@@ -63,6 +64,8 @@ struct html_compare {
 	const struct html_verdict *rows;
 	int nnotes;
 	const char *const *notes;
+	bool own;	   /* decided on own latencies: an Own chg column */
+	const char *scope; /* compare's lines on what decided, '\n' ends */
 };
 
 /* report_html_compare - the page of @c to @f; 0, or -1 on a write error */

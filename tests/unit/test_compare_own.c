@@ -5,7 +5,8 @@
  * those and on the throughput corrected alike; the raw figures stay in
  * the table; the headline says so.  Runs of a quiet machine, or a side
  * that lacks them, are compared raw, with a note.  And the table's
- * numbers: a huge value keeps to its column.
+ * numbers: a huge value keeps to its column.  The HTML page of compare
+ * shows the same rows, figures and verdicts as its text table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "compare.h"
+#include "compare_html.h"
 #include "compare_impl.h"
 #include "compare_test.h"
 #include "result.h"
@@ -307,10 +310,131 @@ static void test_fmt_num(void **state)
 				    t[i].s);
 }
 
+/* the whole of file @path, NUL-terminated */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * compare --html of a comparison decided on own latencies: the page's
+ * verdict rows are the text table's, cell for cell (raw Baseline,
+ * Candidate and Change, the Own chg, p, CI and the verdict word), with
+ * the Own chg column and the lines on what decided.
+ */
+static void page_is_table(struct result **a, int na, struct result **b,
+			  int nb, bool own)
+{
+	char dir[] = "/tmp/test_compare_own.XXXXXX", path[64], err[256];
+	char *names[10], *out, *page;
+	struct result *all[10];
+	struct cmp_report *rep = compare(a, na, b, nb);
+	char scope[2048];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cmp.html", dir);
+	for (int i = 0; i < na + nb; i++) {
+		all[i] = i < na ? a[i] : b[i - na];
+		names[i] = i < na ? "base.json" : "cand.json";
+	}
+	assert_int_equal(cmp_own(rep), own);
+	assert_int_equal(compare_html_file(rep, all, names, na, names + na,
+					   nb, path, err, sizeof(err)),
+			 0);
+	page = slurp(path);
+	out = printed(rep);
+	assert_int_equal(strstr(page, "<th class=\"n\">Own chg</th>") != NULL,
+			 own);
+	for (int i = 0; i < cmp_nrows(rep); i++) {
+		struct cmp_row_text t;
+		struct cmp_row_info ri;
+		char cells[400], line[400], num[32];
+
+		cmp_row_text(rep, i, &t);
+		/* both show the raw medians, the own ones decide */
+		cmp_get_row(rep, i, &ri);
+		assert_string_equal(t.base, cmp_fmt_num(num, sizeof(num),
+							ri.raw_base));
+		assert_string_equal(t.cand, cmp_fmt_num(num, sizeof(num),
+							ri.raw_cand));
+		/* the page's row */
+		snprintf(cells, sizeof(cells),
+			 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+			 "class=\"n\">%s</td>%s%s%s<td>",
+			 t.base, t.cand, t.change,
+			 own ? "<td class=\"n\">" : "", own ? t.own : "",
+			 own ? "</td>" : "");
+		if (!strstr(page, cells))
+			fail_msg("row %d (%s): not on the page: %s", i,
+				 t.metric, cells);
+		snprintf(cells, sizeof(cells),
+			 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+			 "style=", t.ci, t.p);
+		assert_non_null(strstr(page, cells));
+		/* the text's row: the same texts */
+		if (own)
+			snprintf(line, sizeof(line),
+				 " %10s %10s %9s %9s %9s %19s  %s\n", t.base,
+				 t.cand, t.change, t.own, t.p, t.ci, t.word);
+		else
+			snprintf(line, sizeof(line),
+				 " %10s %10s %9s %9s %19s  %s\n", t.base,
+				 t.cand, t.change, t.p, t.ci, t.word);
+		if (!strstr(out, line))
+			fail_msg("row %d (%s): not in the text: %s", i,
+				 t.metric, line);
+		snprintf(cells, sizeof(cells), "<b>%s</b>", t.word);
+		assert_non_null(strstr(page, cells));
+	}
+	/* what decided: the machine line, and the own one where it did */
+	cmp_scope_text(rep, scope, sizeof(scope));
+	assert_non_null(strstr(out, scope));
+	assert_non_null(strstr(page, "<p class=\"scope\">machine: "));
+	assert_int_equal(strstr(page, "<p class=\"scope\">own latencies: ") !=
+				 NULL,
+			 own);
+	free(page);
+	free(out);
+	cmp_free(rep);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_own_page(void **state)
+{
+	static const struct own_run quiet = {1, 0, true},
+				    busy = {1, 0.4, true};
+	struct result *a[5], *b[5];
+	struct st_rng g;
+
+	(void)state;
+	st_rng_seed(&g, 2405);
+	runs(&g, a, 5, &quiet);
+	runs(&g, b, 5, &busy);
+	page_is_table(a, 5, b, 5, true);
+	page_is_table(a, 3, a + 3, 2, false);
+	free_runs(a, 5);
+	free_runs(b, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_avsa),
+		cmocka_unit_test(test_own_page),
 		cmocka_unit_test(test_own_regression),
 		cmocka_unit_test(test_own_one_run),
 		cmocka_unit_test(test_own_quiet),

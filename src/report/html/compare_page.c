@@ -13,6 +13,8 @@
 #include "file_replace.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 /* the change axis of the bars: cand / base from 1/8 to 8, log scale */
 #define BAR_W	 220.0
@@ -65,6 +67,25 @@ static void ci_bar(FILE *f, const struct html_compare *c,
 	fputs("</svg>", f);
 }
 
+/* compare's lines on what decided (machine, own latencies, rates), a
+ * paragraph each, as its text prints them */
+static void scope_lines(FILE *f, const struct html_compare *c)
+{
+	const char *s = c->scope;
+
+	while (s && *s) {
+		const char *e = strchr(s, '\n');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char line[1024];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, s);
+		fputs("<p class=\"scope\">", f);
+		html_esc(f, line);
+		fputs("</p>\n", f);
+		s += n + (e != NULL);
+	}
+}
+
 static void verdict_table(FILE *f, const struct html_compare *c)
 {
 	int flagged = 0;
@@ -77,13 +98,18 @@ static void verdict_table(FILE *f, const struct html_compare *c)
 		"id=\"flagged\"%s/> only the %d rows that changed or are "
 		"unclear (of %d)</label>\n",
 		flagged ? " checked=\"checked\"" : "", flagged, c->nrows);
+	scope_lines(f, c);
 	fputs("<div class=\"scroll\">\n<table data-table=\"verdicts\">\n"
 	      "<thead><tr><th>Op</th><th>Metric</th><th class=\"n\">Baseline"
-	      "</th><th class=\"n\">Candidate</th><th class=\"n\">Change</th>"
-	      "<th>the change and its CI against the noise floor</th>"
-	      "<th class=\"n\">CI of change</th><th class=\"n\">p (Holm)</th>"
-	      "<th>Verdict</th></tr></thead>\n<tbody>\n",
+	      "</th><th class=\"n\">Candidate</th><th class=\"n\">Change</th>",
 	      f);
+	if (c->own)
+		fputs("<th class=\"n\">Own chg</th>", f);
+	fprintf(f,
+		"<th>the %schange and its CI against the noise floor</th>"
+		"<th class=\"n\">CI of %schange</th><th class=\"n\">p "
+		"(Holm)</th><th>Verdict</th></tr></thead>\n<tbody>\n",
+		c->own ? "own " : "", c->own ? "own " : "");
 	for (int i = 0; i < c->nrows; i++) {
 		const struct html_verdict *v = &c->rows[i];
 
@@ -104,6 +130,10 @@ static void verdict_table(FILE *f, const struct html_compare *c)
 		html_esc(f, v->cand);
 		fputs("</td><td class=\"n\">", f);
 		html_esc(f, v->change);
+		if (c->own) {
+			fputs("</td><td class=\"n\">", f);
+			html_esc(f, v->own ? v->own : "-");
+		}
 		fputs("</td><td>", f);
 		ci_bar(f, c, v);
 		fputs("</td><td class=\"n\">", f);
