@@ -141,9 +141,11 @@ note "-R 2: about 2 MB/s per client"
 # no I/O the client loses only its wake-ups, 4 a second, never caught up.
 # The Throughput is the 2 s line's: the first write is free, each next one
 # waits 0.262 s, so 8 writes by then (2.10 MB/s) and never more: 2.4 is
-# past any honest value.  1.5 fails only if the wake-ups come ~50 ms late
-# on average, and still catches a rate halved (bytes counted twice: about
-# 1.25 MB/s); unthrottled it gives thousands of MB/s.
+# past any honest value; unthrottled it gives thousands of MB/s.  Below
+# 1.5 (a rate halved gives about 1.25 MB/s) the run must say why: the
+# machine woke the client late, so its result records late starts (more
+# than 10 ms after a call's intended start); pacing that is slow by
+# itself plans its starts late and records none.
 {
 	echo 'NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK'
 	for i in $(seq 0 19); do
@@ -151,10 +153,19 @@ note "-R 2: about 2 MB/s per client"
 	done
 	echo 'Close 1 NT_STATUS_OK'
 } >"$TMP/rate.load"
-expect_rc 0 "$DBNG" -B null -t 3 --warmup 0 -R 2 -c "$TMP/rate.load" -D "$D" 1 >"$TMP/out"
+expect_rc 0 "$DBNG" -B null -t 3 --warmup 0 -R 2 -c "$TMP/rate.load" -D "$D" \
+	--json "$TMP/rate.json" 1 >"$TMP/out"
 mb=$(tail -1 "$TMP/out" | awk '{print $2}')
-awk -v m="$mb" 'BEGIN {exit !(m > 1.5 && m < 2.4)}' || fail "-R 2 gave $mb MB/sec"
-echo "ok: -R 2 gave $mb MB/sec"
+awk -v m="$mb" 'BEGIN {exit !(m < 2.4)}' || fail "-R 2 gave $mb MB/sec: faster than paced"
+if awk -v m="$mb" 'BEGIN {exit !(m > 1.5)}'; then
+	echo "ok: -R 2 gave $mb MB/sec"
+else
+	late=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["response"]["late_starts"])' "$TMP/rate.json") ||
+		fail "-R 2: no response.late_starts in its JSON"
+	[ "$late" -gt 0 ] || fail "-R 2 gave $mb MB/sec, with no late start to explain it"
+	echo "ok: -R 2 gave $mb MB/sec on a busy machine: $late late starts recorded"
+fi
 
 note "timestamps: a pass of 0.0 .. 0.5 s takes 0.5 s"
 cat >"$TMP/ts.load" <<'X'

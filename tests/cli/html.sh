@@ -186,7 +186,11 @@ umask 022
 [ "$(stat -c %a "$TMP/r.html")" = 644 ] ||
 	fail "r.html has mode $(stat -c %a "$TMP/r.html"), expected 644"
 check_page "$TMP/r.html" 4
-render "$TMP/r.html" 10000
+# a real run's plots are as long as what the machine let it do: 8851
+# coloured pixels seen beside load, 10000 and more on a quiet machine;
+# the synthetic page below, the same on every machine, is held to its
+# count, this one only to plots that were drawn at all
+render "$TMP/r.html" 4000
 
 # an unwritable destination: one message, exit non-zero, nothing left
 "$DBNG" report "$TMP/r.json" --html "$TMP/nodir/r.html" >/dev/null \
