@@ -170,7 +170,7 @@ idle_close() {
 
 # busy ROUND KIND: a run of the busy clients; sets LPS
 busy() {
-	local r=$1 kind=$2 out p fs fl ls ll ts mbs any est mem
+	local r=$1 kind=$2 out p fs fl ls ll est mem
 	out=$RESULTS_DIR/$kind-r$r.out
 	est=$(established)
 	mem=$(rss)
@@ -184,7 +184,7 @@ busy() {
 		echo "tbench-idle.sh: fewer than two execute lines in $out" >&2
 		exit 1
 	fi
-	read -r fs fl ls ll ts mbs any <<<"$p"
+	read -r fs fl ls ll _ _ _ <<<"$p"
 	LPS=$(awk -v fs="$fs" -v fl="$fl" -v ls="$ls" -v ll="$ll" -v n="$BUSY" \
 		'BEGIN { printf "%.0f", (ll - fl) * n / (ls - fs) }')
 	echo "$r,$kind,$LPS,$mem,$est" >>"$csv"
