@@ -34,6 +34,8 @@
 #   - client CPU (user, sys) s per million lines: the whole process tree
 #     of the client (bash's time keyword: both programs reap their
 #     children), warmup included (and dbench-ng's parse of client.txt);
+#     their sum is the CPU per exchange in us, and its ratio dbench-ng /
+#     tbench 4.0 (B/A on tbench_srv, goal <= 0.9; C/D on dbench-ng's);
 #   - the dbench-ng server's own CPU per million exchanges, from its
 #     summary (tbench_srv's per-connection processes are reaped by the
 #     kernel, so their CPU cannot be had the same way).
@@ -224,7 +226,7 @@ for n in $CLIENTS; do
 			spx[$pair]="${spx[$pair]:-} $SPX"
 		done
 	done
-	declare -A m=() mu=() ms=()
+	declare -A m=() mu=() ms=() cpx=()
 	for pair in A B C D; do
 		# shellcheck disable=SC2086
 		m[$pair]=$(median ${lps[$pair]})
@@ -244,11 +246,20 @@ for n in $CLIENTS; do
 	say "   client, dbench-ng / tbench 4.0:  on tbench_srv B/A $(ratio "${m[B]}" "${m[A]}")  ($(goal "$(ratio "${m[B]}" "${m[A]}")" 1.3));  on dbench-ng's C/D $(ratio "${m[C]}" "${m[D]}")"
 	say "   server, dbench-ng / tbench_srv:  with tbench D/A $(ratio "${m[D]}" "${m[A]}")  ($(goal "$(ratio "${m[D]}" "${m[A]}")" 1.0));  with dbench-ng C/B $(ratio "${m[C]}" "${m[B]}")"
 	say "   all dbench-ng / all tbench 4.0:  C/A $(ratio "${m[C]}" "${m[A]}")"
+	# CPU per exchange of the client's process tree (user + sys, us):
+	# dbench-ng's against tbench 4.0's, on either server (goal <= 0.9)
+	for pair in A B C D; do
+		cpx[$pair]=$(awk -v u="${mu[$pair]}" -v s="${ms[$pair]}" 'BEGIN { printf "%.2f", u + s }')
+	done
+	say "$(printf '   %-34s %10s %10s %10s %10s' 'client CPU us per exchange' "${cpx[A]}" "${cpx[B]}" "${cpx[C]}" "${cpx[D]}")"
+	rb=$(ratio "${cpx[B]}" "${cpx[A]}")
+	rc=$(ratio "${cpx[C]}" "${cpx[D]}")
+	say "   client CPU per exchange, dbench-ng / tbench 4.0:  on tbench_srv B/A $rb  ($(awk -v r="$rb" 'BEGIN { printf "goal <= 0.9: %s", (r <= 0.9 ? "MET" : "NOT MET") }'));  on dbench-ng's C/D $rc"
 	say "   dbench-ng server CPU s per M exchanges (C and D rounds, median): $msx"
 	for pair in A B C D; do
 		say "   rounds lines/s $pair: ${lps[$pair]}"
 	done
-	unset lps upm spm spx m mu ms
+	unset lps upm spm spx m mu ms cpx
 done
 
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS_DIR/env.txt"

@@ -26,6 +26,9 @@
 #define FOREIGN_COMM	   16	       /* TASK_COMM_LEN */
 #define FOREIGN_NOT_CLIENT 0xffffffffu /* a run's process, not a client */
 #define FOREIGN_PF_KTHREAD 0x00200000u /* task_struct.flags: kernel thread */
+/* the prefilter of the run's tgids (foreign.bpf.c run_bits): a power of
+ * two; a tgid whose bit another set is only looked up in vain */
+#define FOREIGN_RUN_BITS 65536
 
 /* One CPU: written only at its own context switches */
 struct foreign_cpu {

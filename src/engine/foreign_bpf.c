@@ -84,10 +84,15 @@ struct foreign_trace {
 static int add_task(struct foreign_trace *b, int tgid, uint32_t slot)
 {
 	struct foreign_task t = {.slot = slot};
-	uint32_t k = (uint32_t)tgid;
+	uint32_t k = (uint32_t)tgid, bit = k % FOREIGN_RUN_BITS;
+	int err = bpf_map__update_elem(b->skel->maps.run, &k, sizeof(k), &t,
+				       sizeof(t), BPF_NOEXIST);
 
-	return bpf_map__update_elem(b->skel->maps.run, &k, sizeof(k), &t,
-				    sizeof(t), BPF_NOEXIST);
+	/* the entry first: a set bit makes the program look it up */
+	if (!err)
+		__atomic_fetch_or(&b->skel->bss->run_bits[bit / 64],
+				  1ull << (bit % 64), __ATOMIC_RELEASE);
+	return err;
 }
 
 struct foreign_trace *foreign_bpf_open(int nslots, int parent, char *why,

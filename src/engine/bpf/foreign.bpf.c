@@ -72,14 +72,23 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ((struct task_struct___cpu *)p, cpu);
 }
 
+/* a bit per tgid modulo FOREIGN_RUN_BITS, set by the loader for each of
+ * the run's processes (foreign_acct.h): most tasks are not the run's,
+ * and one load tells them, not a hash lookup at each of the machine's
+ * switches and wakeups */
+__u64 run_bits[FOREIGN_RUN_BITS / 64];
+
 /* @p's entry if it is one of the run's processes, else NULL; a kernel
- * thread costs no lookup */
+ * thread or a task whose bit is clear costs no lookup */
 static __always_inline struct foreign_task *run_task(struct task_struct *p,
 						     __u32 flags)
 {
 	__u32 tgid = (__u32)p->tgid;
 
 	if (flags & FOREIGN_PF_KTHREAD)
+		return 0;
+	if (!(run_bits[(tgid / 64) % (FOREIGN_RUN_BITS / 64)] &
+	      (1ull << (tgid % 64))))
 		return 0;
 	return bpf_map_lookup_elem(&run, &tgid);
 }

@@ -226,14 +226,29 @@ static __always_inline struct cpu_ring *ring(void)
 	return bpf_map_lookup_elem(&stretches, &zero);
 }
 
-/* The scan of a CPU's ring for a holder (bpf_loop: the verifier checks
- * its callback once, not each of OFFCPU_STRETCHES turns) */
+/*
+ * The scan of a CPU's ring for a holder (bpf_loop: the verifier checks
+ * its callback once, not each of OFFCPU_STRETCHES turns).  The stretches
+ * of a CPU end in the order they are written (each at a switch on that
+ * CPU, by its clock), so the scan walks back from the newest and stops
+ * at the first that ended by @from, or was never written: none older
+ * can overlap.  A wait is most often one or two stretches long, and at
+ * a tbench exchange's rate of switches a scan of all 32, twice, was
+ * most of the program's cost.
+ */
 struct scan {
 	struct cpu_ring *cr;
 	__u64 from, now;
 	__u64 best, sum;
-	__u32 k, pid;
+	__u32 k, pid, n;
 };
+
+static __always_inline struct offcpu_stretch *nth_newest(struct scan *sc,
+							 __u64 i)
+{
+	return &sc->cr->s[(sc->cr->head - 1 - (__u32)i) &
+			  (OFFCPU_STRETCHES - 1)];
+}
 
 /* @e's time between @sc's from and now */
 static __always_inline __u64 overlap(const struct offcpu_stretch *e,
@@ -248,9 +263,13 @@ static __always_inline __u64 overlap(const struct offcpu_stretch *e,
 static long find_best(__u64 i, void *ctx)
 {
 	struct scan *sc = ctx;
-	struct offcpu_stretch *e = &sc->cr->s[i & (OFFCPU_STRETCHES - 1)];
-	__u64 o = overlap(e, sc);
+	struct offcpu_stretch *e = nth_newest(sc, i);
+	__u64 o;
 
+	if (!e->end || e->end <= sc->from)
+		return 1; /* this one and all older: before the wait */
+	sc->n = (__u32)i + 1;
+	o = overlap(e, sc);
 	if (o > sc->best) {
 		sc->best = o;
 		sc->k = (__u32)i;
@@ -262,7 +281,7 @@ static long find_best(__u64 i, void *ctx)
 static long sum_best(__u64 i, void *ctx)
 {
 	struct scan *sc = ctx;
-	struct offcpu_stretch *e = &sc->cr->s[i & (OFFCPU_STRETCHES - 1)];
+	struct offcpu_stretch *e = nth_newest(sc, i);
 
 	if (e->pid == sc->pid)
 		sc->sum += overlap(e, sc);
@@ -285,8 +304,11 @@ static __always_inline void holder(struct offcpu_rec *r, __u64 from,
 	bpf_loop(OFFCPU_STRETCHES, find_best, &sc, 0);
 	if (!sc.best)
 		return;
-	bpf_loop(OFFCPU_STRETCHES, sum_best, &sc, 0);
-	e = &sc.cr->s[sc.k & (OFFCPU_STRETCHES - 1)];
+	if (sc.n == 1)
+		sc.sum = sc.best; /* the one stretch: no second pass */
+	else
+		bpf_loop(sc.n, sum_best, &sc, 0);
+	e = nth_newest(&sc, sc.k);
 	r->holder_pid = e->pid;
 	r->holder_tgid = e->tgid;
 	r->holder_kind = e->kind;
