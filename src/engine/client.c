@@ -11,14 +11,12 @@
  */
 #include "client.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "client_msg.h"
 #include "clock.h"
 #include "deadline.h"
 #include "pace.h"
@@ -33,23 +31,6 @@ static inline struct client *client_of(struct be_client *bc)
 {
 	return container_of(bc, struct client, be);
 }
-
-static void __attribute__((format(printf, 3, 4)))
-client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...);
-static void __attribute__((format(printf, 3, 0)))
-host_vfail(struct be_client *bc, const struct lf_op *op, const char *fmt,
-	   va_list ap);
-static void __attribute__((format(printf, 3, 0)))
-host_vwarn(struct be_client *bc, const struct lf_op *op, const char *fmt,
-	   va_list ap);
-static const char *host_path(const struct be_client *bc, uint32_t pi,
-			     char *buf, size_t len);
-
-static const struct be_host host = {
-	.vfail = host_vfail,
-	.vwarn = host_vwarn,
-	.path = host_path,
-};
 
 static void release(struct client *cl, be_handle h)
 {
@@ -129,7 +110,7 @@ _Static_assert(OP_NR <= 32, "client.timed has a bit per op");
 
 /* An op the backend declares it cannot execute (backend.h: not_run): not
  * called, not timed; client_step counts its line in the stats.  What it
- * returns makes compare_status() leave it alone whatever the loadfile
+ * returns makes client_compare_status() leave it alone whatever the loadfile
  * expected: it did not run. */
 static int engine_not_run(struct be_client *bc, const struct lf_op *op,
 			  be_handle *h)
@@ -168,7 +149,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->be.id = id;
 	cl->be.prog = prog;
 	cl->be.run = run;
-	cl->be.host = &host;
+	cl->be.host = &client_host;
 	cl->be.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)id << 32 | 0x5bd1e995);
 	cl->cfg = cfg;
 	cl->prog = prog;
@@ -213,186 +194,6 @@ void client_release_all(struct client *cl)
 			release(cl, *handle_of(cl, i));
 		cl->hstate[i] = -1;
 	}
-}
-
-/* ------------------------- messages (cold) ----------------------------- */
-
-const char *client_path(const struct client *cl, uint32_t pi, char *buf,
-			size_t len)
-{
-	const char *where = cl->be.run && cl->be.run->where
-				    ? cl->be.run->where
-				    : cl->cfg->dir;
-	int n = snprintf(buf, len, "%s/clients/", where);
-
-	if (n < 0 || (size_t)n >= len ||
-	    lf_subst_client(buf + n, len - (size_t)n, cl->prog->paths[pi].full,
-			    cl->be.id) < 0)
-		snprintf(buf, len, "(path too long)");
-	return buf;
-}
-
-static const char *host_path(const struct be_client *bc, uint32_t pi,
-			     char *buf, size_t len)
-{
-	return client_path(container_of(bc, const struct client, be), pi, buf,
-			   len);
-}
-
-/* "Unlink /d/clients/client0/x" or "Close handle 10003" */
-static void describe(const struct client *cl, const struct lf_op *op, char *buf,
-		     size_t len)
-{
-	char p1[1200], p2[1200];
-	const char *kw = op_info[op->type].keyword;
-
-	if (op->path[1] != LF_NONE)
-		snprintf(buf, len, "%s %s %s", kw,
-			 client_path(cl, op->path[0], p1, sizeof(p1)),
-			 client_path(cl, op->path[1], p2, sizeof(p2)));
-	else if (op->path[0] != LF_NONE)
-		snprintf(buf, len, "%s %s", kw,
-			 client_path(cl, op->path[0], p1, sizeof(p1)));
-	else if (op->handle != LF_NONE)
-		snprintf(buf, len, "%s handle %d", kw,
-			 cl->prog->fnums[op->handle]);
-	else
-		snprintf(buf, len, "%s", kw);
-}
-
-static void __attribute__((format(printf, 5, 0)))
-vformat(const struct client *cl, const struct lf_op *op, char *dst, size_t len,
-	const char *fmt, va_list ap)
-{
-	int n;
-
-	if (op)
-		n = snprintf(dst, len, "client %d at %s:%u: ", cl->be.id,
-			     cl->prog->name, op->line);
-	else
-		n = snprintf(dst, len, "client %d: ", cl->be.id);
-	if (n < 0 || (size_t)n >= len)
-		return;
-	vsnprintf(dst + n, len - (size_t)n, fmt, ap);
-}
-
-static void __attribute__((format(printf, 3, 0)))
-client_vwarn(struct client *cl, const struct lf_op *op, const char *fmt,
-	     va_list ap)
-{
-	if (op)
-		cl->slot->st.errors[op->type]++;
-	if (cl->slot->nwarn++ == 0)
-		vformat(cl, op, cl->slot->warn_msg, SLOT_MSG, fmt, ap);
-}
-
-static void __attribute__((format(printf, 3, 0)))
-client_vfail(struct client *cl, const struct lf_op *op, const char *fmt,
-	     va_list ap)
-{
-	/* the first stop reason stays (shm.h): one that came after the run
-	 * was interrupted or its time was up is a warning, not its reason */
-	if (shm_hdr_set_stop(cl->hdr, STOP_FAILED) != STOP_FAILED) {
-		client_vwarn(cl, op, fmt, ap);
-		return;
-	}
-	if (cl->slot->state != SLOT_FAILED) {
-		vformat(cl, op, cl->slot->err_msg, SLOT_MSG, fmt, ap);
-		cl->slot->state = SLOT_FAILED;
-	}
-}
-
-static void __attribute__((format(printf, 3, 4)))
-client_fail(struct client *cl, const struct lf_op *op, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	client_vfail(cl, op, fmt, ap);
-	va_end(ap);
-}
-
-static void __attribute__((format(printf, 3, 4)))
-client_warn(struct client *cl, const struct lf_op *op, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	client_vwarn(cl, op, fmt, ap);
-	va_end(ap);
-}
-
-static void host_vfail(struct be_client *bc, const struct lf_op *op,
-		       const char *fmt, va_list ap)
-{
-	client_vfail(client_of(bc), op, fmt, ap);
-}
-
-static void host_vwarn(struct be_client *bc, const struct lf_op *op,
-		       const char *fmt, va_list ap)
-{
-	client_vwarn(client_of(bc), op, fmt, ap);
-}
-
-/* Compare the result @rc of @op with its expected status; returns true if
- * the client must stop. */
-static bool __attribute__((noinline))
-compare_status(struct client *cl, const struct lf_op *op, int rc)
-{
-	const char *st = cl->prog->status[op->status];
-	enum op_policy pol = op_info[op->type].policy;
-	bool mismatch, fatal;
-	char what[2600];
-
-	if (rc == BE_REPORTED)
-		return cl->slot->state == SLOT_FAILED;
-	/* cut short by the signal that stops the run (a filesystem that
-	 * honours interrupts): no error of the op; the loop sees the stop */
-	if (rc == -EINTR && cl->hdr->stop)
-		return false;
-	if (pol == OP_POL_IGNORE)
-		return false;
-	if (pol == OP_POL_FATAL_ERR || pol == OP_POL_WARN_ERR)
-		mismatch = rc < 0;
-	else if (op->expect == LF_EXPECT_ANY)
-		mismatch = false;
-	else
-		mismatch = (rc < 0) != (op->expect == LF_EXPECT_FAIL);
-	if (!mismatch)
-		return false;
-	fatal = pol == OP_POL_FATAL || pol == OP_POL_FATAL_ERR;
-	describe(cl, op, what, sizeof(what));
-	if (fatal && rc < 0)
-		client_fail(cl, op, "%s failed (%s) - expected %s", what,
-			    strerror(-rc), st);
-	else if (fatal)
-		client_fail(cl, op, "%s succeeded - expected %s", what, st);
-	else if (rc < 0)
-		client_warn(cl, op, "%s failed (%s) - expected %s", what,
-			    strerror(-rc), st);
-	else
-		client_warn(cl, op, "%s succeeded - expected %s", what, st);
-	return fatal && cl->slot->state == SLOT_FAILED; /* not a late one */
-}
-
-static bool __attribute__((noinline))
-no_handle(struct client *cl, const struct lf_op *op)
-{
-	int why = cl->hstate[op->handle]; /* see engine_ntcreatex */
-
-	if (why > 0)
-		client_fail(cl, op,
-			    "%s: handle %d was not found (its open failed: "
-			    "%s)",
-			    op_info[op->type].keyword,
-			    cl->prog->fnums[op->handle], strerror(why));
-	else
-		client_fail(cl, op,
-			    "%s: handle %d was not found (never opened, or "
-			    "its open failed)",
-			    op_info[op->type].keyword,
-			    cl->prog->fnums[op->handle]);
-	return cl->slot->state == SLOT_FAILED; /* not a late one */
 }
 
 /* ------------------------------ pacing --------------------------------- */
@@ -440,13 +241,13 @@ static uint64_t pace_rate(struct client *cl)
  * line without a timestamp does not wait).  Returns its intended start. */
 static uint64_t pace_timestamp(struct client *cl, const struct lf_op *op)
 {
-	uint64_t due = pace_timestamp_due(cl->pass_start_ns, op->ts_ns,
-					  cl->due_ns);
+	uint64_t due =
+		pace_timestamp_due(cl->pass_start_ns, op->ts_ns, cl->due_ns);
 
 	if (op->ts_ns) {
 		uint64_t now = clock_ns();
-		uint64_t late = pace_timestamp_late(cl->pass_start_ns,
-						    op->ts_ns, now);
+		uint64_t late =
+			pace_timestamp_late(cl->pass_start_ns, op->ts_ns, now);
 
 		if (late)
 			note_latency(cl->slot, late);
@@ -457,7 +258,6 @@ static uint64_t pace_timestamp(struct client *cl, const struct lf_op *op)
 	return due;
 }
 
-
 static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 			be_handle *h)
 {
@@ -465,8 +265,8 @@ static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 
 	(void)h;
 	if (op->arg[0] > 0)
-		sleep_until(cl, clock_ns() +
-				  (uint64_t)op->arg[0] * NSEC_PER_USEC);
+		sleep_until(cl,
+			    clock_ns() + (uint64_t)op->arg[0] * NSEC_PER_USEC);
 	return 0;
 }
 
@@ -500,7 +300,7 @@ static void pass_end(struct client *cl, uint64_t now)
 	cl->rate.ns = 0;
 	if (cl->cfg->run_once) {
 		cl->done = true;
-		s->state = SLOT_CLEANUP;	/* no longer running an op */
+		s->state = SLOT_CLEANUP; /* no longer running an op */
 	}
 }
 
@@ -549,8 +349,8 @@ static inline void record(struct client *cl, const struct lf_op *op,
  * time (stats.h), or, for a Sleep, the schedule moves on by it.  Out of
  * line: an unpaced client pays one test of cl->paced per op. */
 static void __attribute__((noinline))
-paced_done(struct client *cl, const struct lf_op *op, uint64_t due,
-	   uint64_t t0, uint64_t t1)
+paced_done(struct client *cl, const struct lf_op *op, uint64_t due, uint64_t t0,
+	   uint64_t t1)
 {
 	struct client_slot *s = cl->slot;
 	uint64_t r;
@@ -600,7 +400,7 @@ static inline bool client_step(struct client *cl)
 
 	if (unlikely(op->handle != LF_NONE && op->type != OP_NTCREATEX &&
 		     cl->hstate[op->handle]))
-		return no_handle(cl, op);
+		return client_no_handle(cl, op);
 
 	t0 = clock_ns();
 	if (unlikely(deadline_past(t0, cl->end_ns)))
@@ -647,7 +447,7 @@ static inline bool client_step(struct client *cl)
 	cl->pace_bytes += bytes;
 	s->lines += op->line_delta;
 	if (unlikely(rc || op->expect == LF_EXPECT_FAIL) &&
-	    compare_status(cl, op, rc))
+	    client_compare_status(cl, op, rc))
 		return true;
 	if (unlikely(++cl->pc == cl->prog->nops))
 		pass_end(cl, t1);
