@@ -330,10 +330,11 @@ print-incs-%:
 
 # the fault-injecting FUSE pass-through of the tests (needs libfuse3-dev);
 # the tests build their own copy, this target is for use by hand
-build/tests/faultfs: tests/faultfs/faultfs.c build/flags.txt
+FAULTFS_SRC := $(wildcard tests/faultfs/*.c)
+build/tests/faultfs: $(FAULTFS_SRC) tests/faultfs/faultfs.h build/flags.txt
 	@mkdir -p $(@D)
 	$(Q_LD)$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags fuse3) \
-		$(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
+		$(LDFLAGS) -o $@ $(FAULTFS_SRC) $(shell pkg-config --libs fuse3)
 
 GEN_SRC := tools/gen_netbench.c $(wildcard tools/netbench/*.c)
 build/tools/gen_netbench: $(GEN_SRC) tools/netbench/netbench.h build/flags.txt
@@ -383,7 +384,7 @@ include mk/install.mk
 format:
 	clang-format -i $(SRC) $(shell find src -name '*.h' -o -name '*.bpf.c') \
 		tests/unit/*.c \
-		tests/faultfs/*.c
+		tests/faultfs/*.c tests/faultfs/*.h
 
 # cppcheck: every finding of the classes error, warning, performance and
 # portability fails (style is left out: mostly variableScope, a matter of

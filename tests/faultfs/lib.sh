@@ -42,7 +42,7 @@ note "build"
 cc -std=gnu11 -O2 -Wall -Wextra -Wshadow -Wmissing-prototypes \
 	-Wstrict-prototypes -Wformat=2 -D_GNU_SOURCE \
 	$(pkg-config --cflags fuse3) -o "$FFS" \
-	"$ROOT/tests/faultfs/faultfs.c" $(pkg-config --libs fuse3) ||
+	"$ROOT"/tests/faultfs/*.c $(pkg-config --libs fuse3) ||
 	fail "cannot build faultfs"
 
 # ffs_mount [FAULTFS OPTIONS]: mount faultfs with a fresh log; FFS_PID
