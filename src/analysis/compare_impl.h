@@ -192,6 +192,17 @@ const char *cmp_op_name(int op);
 void cmp_run_name(const struct cmp_report *r, bool cand, int i, char *buf,
 		  size_t len);
 
+/* --------------------------- compare_notes.c --------------------------- */
+
+/*
+ * cmp_config_notes - the notes on what differs between the runs of
+ * @base and @cand (status, machine, options, kernel, filesystem, clients,
+ * backend, ops not run, loadfile, logs, pacing).  Before the rows are
+ * built.
+ */
+void cmp_config_notes(struct cmp_report *r, struct result **base,
+		      struct result **cand);
+
 /* --------------------------- compare_scope.c --------------------------- */
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ksyms.h - kernel addresses to names, from /proc/kallsyms, for the
- * stacks BPF takes (offcpu.c).  Without CAP_SYSLOG the kernel shows every
+ * stacks BPF takes (offcpu_stack.c).  Without CAP_SYSLOG the kernel shows every
  * address as 0: the table is then empty and stacks stay raw addresses.
  */
 #ifndef DBNG_KSYMS_H
