@@ -106,7 +106,7 @@ static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 	return 0;
 }
 
-_Static_assert(OP_NR <= 32, "client.timed has a bit per op");
+_Static_assert(OP_NR <= 64, "client.timed has a bit per op");
 
 /* An op the backend declares it cannot execute (backend.h: not_run): not
  * called, not timed; client_step counts its line in the stats.  What it
@@ -166,7 +166,7 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 		if (be_not_run(b, t))
 			cl->op[t] = engine_not_run;
 		else if (op_is_timed(t))
-			cl->timed |= 1u << t;
+			cl->timed |= 1ull << t;
 	}
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
