@@ -96,7 +96,8 @@ static inline int handle_done(struct client *cl, const struct lf_op *op, int rc,
 static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 			be_handle *h);
 
-/* --fake-io: ReadX and WriteX move no data (their bytes are counted) */
+/* --fake-io: ReadX, WriteX, READ3 and WRITE3 move no data (their bytes are
+ * counted) */
 static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 			  be_handle *h)
 {
@@ -172,6 +173,8 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	if (cfg->fake_io) {
 		cl->op[OP_READX] = engine_fake_io;
 		cl->op[OP_WRITEX] = engine_fake_io;
+		cl->op[OP_READ3] = engine_fake_io;
+		cl->op[OP_WRITE3] = engine_fake_io;
 	}
 	cl->io_col[OP_WRITEX] = cfg->fake_io;
 	cl->io_col[OP_READX] = cfg->fake_io || (b->caps & BE_COUNT_READ_RET);
