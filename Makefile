@@ -117,6 +117,7 @@ UT_LAYER_utf8        := base
 UT_LAYER_sockopt     := base
 UT_LAYER_iobuf       := base
 UT_LAYER_loadfile    := workload
+UT_LAYER_loadfile_nfs3 := backends
 UT_LAYER_histogram   := results
 UT_LAYER_result      := results
 UT_LAYER_result_own  := results

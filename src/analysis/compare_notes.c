@@ -132,12 +132,13 @@ static bool other_loadfile(const struct result *x, const struct result *ref)
 }
 
 /* The ops @x did not run (backend.h: not_run), a bit each */
-static unsigned int not_run_mask(const struct result *x)
+_Static_assert(OP_NR <= 64, "not_run_mask has a bit per op");
+static uint64_t not_run_mask(const struct result *x)
 {
-	unsigned int m = 0;
+	uint64_t m = 0;
 
 	for (int i = 0; i < OP_NR; i++)
-		m |= x->op[i].not_run ? 1u << i : 0;
+		m |= x->op[i].not_run ? 1ull << i : 0;
 	return m;
 }
 
@@ -283,7 +284,7 @@ void cmp_config_notes(struct cmp_report *r, struct result **base,
 			 ref->cfg.backend_opts ? ref->cfg.backend_opts : "");
 	}
 	if (notrun) {
-		unsigned int m = not_run_mask(ref);
+		uint64_t m = not_run_mask(ref);
 		char ops[160] = "";
 		size_t k = 0;
 

@@ -149,6 +149,7 @@ struct be_client {
 	void *priv;		    /* the backend's per-client state */
 	uint64_t rng;		    /* state of be_random() */
 	const struct be_host *host;
+	uint64_t last_off; /* of the last READ3/WRITE3: be_offset() */
 };
 
 struct backend {
@@ -242,6 +243,23 @@ static inline uint64_t be_random(struct be_client *c)
 	c->rng ^= c->rng >> 7;
 	c->rng ^= c->rng << 17;
 	return c->rng;
+}
+
+/* be_offset - the offset of READ3 or WRITE3 @op: its number, or its
+ * expression evaluated with the client's next random value (one drawn
+ * per '*' expression evaluated) or its previous offset ("+N") */
+static inline uint64_t be_offset(struct be_client *c, const struct lf_op *op)
+{
+	uint64_t v = (uint64_t)op->arg[0];
+
+	if (op->flags & LF_F_XOFF) {
+		const struct lf_expr *x = &c->prog->exprs[op->arg[0]];
+
+		v = lf_expr_eval(x, x->kind == LF_X_RANDOM ? be_random(c) : 0,
+				 c->last_off);
+	}
+	c->last_off = v;
+	return v;
 }
 
 /* be_ops - the op table the clients of @run call: the one init chose

@@ -415,9 +415,13 @@ int backend_check(const struct backend *b, const struct program *p,
 		    !be_not_run(b, op->type)) {
 			snprintf(err, errlen,
 				 "%s:%u: backend '%s' cannot run "
-				 "'%s'",
+				 "'%s'%s",
 				 p->name, op->line, b->name,
-				 op_info[op->type].keyword);
+				 op_info[op->type].keyword,
+				 op_is_nfs3(op->type)
+					 ? " (an NFSv3 operation of dbench 5's "
+					   "nfs loadfiles: run it with -B nfs)"
+					 : "");
 			return -1;
 		}
 	}

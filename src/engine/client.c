@@ -96,7 +96,8 @@ static inline int handle_done(struct client *cl, const struct lf_op *op, int rc,
 static int engine_sleep(struct be_client *bc, const struct lf_op *op,
 			be_handle *h);
 
-/* --fake-io: ReadX and WriteX move no data (their bytes are counted) */
+/* --fake-io: ReadX, WriteX, READ3 and WRITE3 move no data (their bytes are
+ * counted) */
 static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 			  be_handle *h)
 {
@@ -106,7 +107,7 @@ static int engine_fake_io(struct be_client *bc, const struct lf_op *op,
 	return 0;
 }
 
-_Static_assert(OP_NR <= 32, "client.timed has a bit per op");
+_Static_assert(OP_NR <= 64, "client.timed has a bit per op");
 
 /* An op the backend declares it cannot execute (backend.h: not_run): not
  * called, not timed; client_step counts its line in the stats.  What it
@@ -166,12 +167,14 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 		if (be_not_run(b, t))
 			cl->op[t] = engine_not_run;
 		else if (op_is_timed(t))
-			cl->timed |= 1u << t;
+			cl->timed |= 1ull << t;
 	}
 	cl->op[OP_SLEEP] = engine_sleep;
 	if (cfg->fake_io) {
 		cl->op[OP_READX] = engine_fake_io;
 		cl->op[OP_WRITEX] = engine_fake_io;
+		cl->op[OP_READ3] = engine_fake_io;
+		cl->op[OP_WRITE3] = engine_fake_io;
 	}
 	cl->io_col[OP_WRITEX] = cfg->fake_io;
 	cl->io_col[OP_READX] = cfg->fake_io || (b->caps & BE_COUNT_READ_RET);

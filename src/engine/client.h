@@ -26,7 +26,7 @@ struct client {
 	const struct backend *b;
 	be_op_fn op[OP_NR]; /* the backend's, with the engine's Sleep and
 			     * --fake-io, and its not-run ops */
-	uint32_t timed;	    /* bit t: op t is timed and recorded (not
+	uint64_t timed;	    /* bit t: op t is timed and recorded (not
 			     * Sleep, not an op the backend does not run) */
 	struct shm_hdr *hdr;
 	struct client_slot *slot;

@@ -126,14 +126,16 @@ client_warn(struct client *cl, const struct lf_op *op, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void host_vfail(struct be_client *bc, const struct lf_op *op,
-		       const char *fmt, va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+host_vfail(struct be_client *bc, const struct lf_op *op, const char *fmt,
+	   va_list ap)
 {
 	client_vfail(client_of(bc), op, fmt, ap);
 }
 
-static void host_vwarn(struct be_client *bc, const struct lf_op *op,
-		       const char *fmt, va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+host_vwarn(struct be_client *bc, const struct lf_op *op, const char *fmt,
+	   va_list ap)
 {
 	client_vwarn(client_of(bc), op, fmt, ap);
 }

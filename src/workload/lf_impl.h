@@ -38,6 +38,10 @@ struct parser {
 	uint32_t cap_needs;
 	struct hstate *hstate; /* per handle slot, see check_handle() */
 	uint32_t cap_hstate;
+	uint32_t cap_exprs;
+	/* REPEAT N: the next op line is compiled N times */
+	uint32_t repeat, repeat_line;
+	uint64_t repeated; /* lines all REPEATs added */
 };
 
 /*
@@ -80,5 +84,7 @@ int lf_build_inval(struct parser *ps);
 
 /* lf_line.c: one line into an op */
 int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line);
+/* the end of the file: a REPEAT with no op after it is refused */
+int lf_parse_end(struct parser *ps);
 
 #endif

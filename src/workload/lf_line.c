@@ -179,6 +179,119 @@ static int check_handle(struct parser *ps, const struct lf_op *op,
 	return 0;
 }
 
+/* "REPEAT N": the next op line is compiled N times (dbench 5) */
+static int parse_repeat(struct parser *ps, char **tok, int n)
+{
+	int64_t v;
+
+	if (ps->repeat)
+		return lf_perr(ps,
+			       "REPEAT after the REPEAT at line %u (a "
+			       "REPEAT repeats the operation line after it)",
+			       ps->repeat_line);
+	if (n != 2)
+		return lf_perr(ps,
+			       "REPEAT takes one count (REPEAT N), "
+			       "found %d",
+			       n - 1);
+	if (parse_int(ps, tok[1], "REPEAT count", 1, LF_MAX_REPEAT, &v))
+		return -1;
+	ps->repeat = (uint32_t)v;
+	ps->repeat_line = ps->line;
+	return 0;
+}
+
+int lf_parse_end(struct parser *ps)
+{
+	if (!ps->repeat)
+		return 0;
+	ps->line = ps->repeat_line;
+	return lf_perr(ps, "REPEAT is not followed by an operation line");
+}
+
+/* An 'O' argument: a number (0..2^61-1) or an offset expression, whose
+ * index in program.exprs arg[@ni] then holds */
+static int parse_offset(struct parser *ps, struct lf_op *op, const char *a,
+			int ni)
+{
+	struct program *p = ps->p;
+	char why[96], sh[72];
+	struct lf_expr x;
+	int rc = lf_expr_parse(a, &x, why, sizeof(why));
+
+	if (rc > 0)
+		return parse_int(ps, a, "offset", 0, (int64_t)LF_MAX_OFF,
+				 &op->arg[ni]);
+	if (rc < 0)
+		return lf_perr(ps, "bad offset expression '%s': %s",
+			       lf_shorten(a, sh, sizeof(sh)), why);
+	if (lf_vec_grow((void **)&p->exprs, p->nexprs, &ps->cap_exprs,
+			sizeof(*p->exprs)))
+		return lf_oom(ps);
+	p->exprs[p->nexprs] = x;
+	op->arg[ni] = p->nexprs++;
+	op->flags |= LF_F_XOFF;
+	return 0;
+}
+
+/* The arguments of @shape the line must have: all but an optional 'i' */
+static size_t shape_min(const char *shape)
+{
+	size_t n = strlen(shape);
+
+	return n && shape[n - 1] == 'i' ? n - 1 : n;
+}
+
+/* The checks of dbench 5's READ3 and WRITE3: a size as ReadX's, counted
+ * as its bytes; WRITE3's stable how (0 UNSTABLE, 1 DATA_SYNC, 2
+ * FILE_SYNC) */
+static int check_rw3(struct parser *ps, struct lf_op *op)
+{
+	struct program *p = ps->p;
+
+	if (op->arg[1] < 0 || op->arg[1] > LF_MAX_IO)
+		return lf_perr(ps, "size out of range (0..%u)", LF_MAX_IO);
+	if (op->type == OP_WRITE3 && (op->arg[2] < 0 || op->arg[2] > 2))
+		return lf_perr(ps,
+			       "stable %lld is not 0 (UNSTABLE), 1 "
+			       "(DATA_SYNC) or 2 (FILE_SYNC)",
+			       (long long)op->arg[2]);
+	op->io_bytes[0] = op->io_bytes[1] = (uint32_t)op->arg[1];
+	if (op->arg[1] > p->max_io)
+		p->max_io = (uint32_t)op->arg[1];
+	return 0;
+}
+
+/* The copies of the op just compiled that a REPEAT before it asks for */
+static int repeat_op(struct parser *ps, const char *kw)
+{
+	struct program *p = ps->p;
+	uint32_t n = ps->repeat - 1;
+
+	ps->repeat = 0;
+	if (ps->repeated + n > LF_MAX_REPEAT)
+		return lf_perr(ps,
+			       "the REPEAT lines add more than %u operation "
+			       "lines in all",
+			       LF_MAX_REPEAT);
+	ps->repeated += n;
+	for (uint32_t i = 0; i < n; i++) {
+		struct lf_op *op;
+
+		if (lf_vec_grow((void **)&p->ops, p->nops, &ps->cap_ops,
+				sizeof(*p->ops)))
+			return lf_oom(ps);
+		op = &p->ops[p->nops];
+		*op = p->ops[p->nops - 1];
+		op->line_delta = 0; /* the same line, again */
+		if (op->handle != LF_NONE && check_handle(ps, op, kw))
+			return -1;
+		p->op_count[op->type]++;
+		p->nops++;
+	}
+	return 0;
+}
+
 int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 {
 	struct program *p = ps->p;
@@ -204,6 +317,8 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 		return -1;
 	if (n == 0 || tok[0][0] == '#')
 		return 0;
+	if (!strcasecmp(tok[0], "REPEAT"))
+		return parse_repeat(ps, tok, n);
 	if (!strncmp(tok[0], "SMB", 3))
 		return lf_perr(ps,
 			       "this is a dbench 1 loadfile ('%s'); dbench 4 "
@@ -246,12 +361,18 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 	op->type = (uint8_t)type;
 	shape = op_info[type].args;
 	nargs = n - first - 2;
-	if (nargs != (int)strlen(shape))
-		return lf_perr(ps,
-			       "%s takes %zu argument%s and a status, "
-			       "found %d",
-			       tok[first], strlen(shape),
-			       strlen(shape) == 1 ? "" : "s", nargs);
+	if (nargs != (int)strlen(shape) && nargs != (int)shape_min(shape))
+		return shape_min(shape) == strlen(shape)
+			       ? lf_perr(ps,
+					 "%s takes %zu argument%s and a "
+					 "status, found %d",
+					 tok[first], strlen(shape),
+					 strlen(shape) == 1 ? "" : "s", nargs)
+			       : lf_perr(ps,
+					 "%s takes %zu or %zu arguments and "
+					 "a status, found %d",
+					 tok[first], shape_min(shape),
+					 strlen(shape), nargs);
 	if (parse_status(ps, tok[n - 1], &op->expect))
 		return -1;
 	v = lf_intern_str(&ps->statmap, &p->status, &p->nstatus,
@@ -278,6 +399,11 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 			if (v < 0)
 				return -1;
 			op->handle = (uint32_t)v;
+			break;
+		case 'O':
+			if (parse_offset(ps, op, a, ni))
+				return -1;
+			ni++;
 			break;
 		default:
 			if (parse_int(ps, a, "argument", INT64_MIN, INT64_MAX,
@@ -315,6 +441,11 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 				       "(0..3600000000)",
 				       (long long)op->arg[0]);
 		break;
+	case OP_READ3:
+	case OP_WRITE3:
+		if (check_rw3(ps, op))
+			return -1;
+		break;
 	case OP_FIND:
 		if (strpbrk(p->paths[op->path[0]].full, "<>*?\""))
 			op->flags |= LF_F_WILDCARD;
@@ -332,5 +463,5 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 		return -1;
 	p->op_count[type]++;
 	p->nops++;
-	return 0;
+	return ps->repeat ? repeat_op(ps, tok[first]) : 0;
 }

@@ -85,6 +85,8 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
 		if (ps.p->nops && ps.p->ops[ps.p->nops - 1].line == ps.line)
 			prev = ps.line;
 	}
+	if (lf_parse_end(&ps))
+		goto out;
 	sha256_hex(data, len, ps.p->sha256);
 	ps.p->nlines = ps.line;
 	ps.p->tail_lines = ps.line - prev;
@@ -125,6 +127,7 @@ void lf_free(struct program *p)
 	free(p->inval);
 	free(p->fnums);
 	free(p->status);
+	free(p->exprs);
 	free(p->ops);
 	free(p->name);
 	free(p);

@@ -29,6 +29,30 @@ enum lf_expect {
 };
 
 #define LF_F_WILDCARD (1u << 0) /* FIND_FIRST pattern has < > * ? or " */
+#define LF_F_XOFF     (1u << 1) /* arg[0] indexes program.exprs (READ3, WRITE3) */
+
+#define LF_MAX_OFF    ((1ull << 61) - 1) /* largest offset a line may name */
+#define LF_MAX_REPEAT (1u << 20) /* REPEAT N: N, and the lines all add */
+#define LF_EXPR_MAXQ  8		 /* qualifiers of one expression */
+
+/*
+ * An offset expression of dbench 5 (docs/loadfile.md, "Offset
+ * expressions"): '*' a random 64-bit value, then qualifiers applied left
+ * to right ('/' N align down, '%' N modulo, '+' N add, wrapping at
+ * 2^64); or "+N", the offset of the client's previous READ3 or WRITE3
+ * plus N.  The value is then reduced modulo 2^61.
+ */
+enum lf_expr_kind {
+	LF_X_RANDOM, /* '*' and qualifiers */
+	LF_X_REL,    /* '+' N: the previous offset plus N */
+};
+
+struct lf_expr {
+	uint8_t kind; /* enum lf_expr_kind */
+	uint8_t nq;
+	char qop[LF_EXPR_MAXQ]; /* '/', '%' or '+' */
+	uint64_t qv[LF_EXPR_MAXQ];
+};
 
 struct lf_op {
 	uint8_t type;	      /* enum op_type */
@@ -68,6 +92,8 @@ struct program {
 	char **status; /* distinct status strings */
 	uint32_t nstatus;
 	uint32_t max_io; /* largest ReadX/WriteX size */
+	struct lf_expr *exprs; /* offset expressions (LF_F_XOFF) */
+	uint32_t nexprs;
 	uint32_t op_count[OP_NR];
 	int has_timestamps;
 	char sha256[65];	/* of the loadfile text (after gunzip) */
@@ -87,6 +113,20 @@ int lf_parse_buffer(const char *name, const char *data, size_t len,
  */
 int lf_parse_file(const char *path, struct program **out, char *err,
 		  size_t errlen);
+
+/*
+ * lf_expr_parse - @tok as an offset expression into *@x: 0, or -1 with
+ * why in @why (a phrase: "'/0' divides by zero").  A token that is a
+ * plain number is not an expression: 1.
+ */
+int lf_expr_parse(const char *tok, struct lf_expr *x, char *why, size_t len);
+
+/*
+ * lf_expr_eval - the value of @x (below 2^61) given the random value
+ * @rnd (used by LF_X_RANDOM only) and the previous offset @prev (used by
+ * LF_X_REL only).  Pure: the caller draws @rnd.
+ */
+uint64_t lf_expr_eval(const struct lf_expr *x, uint64_t rnd, uint64_t prev);
 
 /* lf_free - release a program. */
 void lf_free(struct program *p);

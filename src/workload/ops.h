@@ -9,7 +9,13 @@
  * means.
  *
  * Argument shape: one character per token between the keyword and the
- * status: 'P' a path, 'H' a handle (fnum), 'I' an integer.
+ * status: 'P' a path, 'H' a handle (fnum), 'I' an integer, 'O' an offset
+ * (an integer or an expression, lf_expr.c), 'i' an integer that may be
+ * left out (the last only).
+ *
+ * The ops after Sleep are dbench 5's NFSv3 ops (op_is_nfs3): a loadfile
+ * of its nfs backend (nfs.load) replays them with -B nfs.  Their rows
+ * come after the NetBench rows, and like those only when they ran.
  */
 #ifndef DBNG_OPS_H
 #define DBNG_OPS_H
@@ -45,7 +51,26 @@ enum op_policy {
 	X(LOCKX,     "LockX",                  NULL,        "LockX",     "HII",  OP_POL_IGNORE)    \
 	X(UNLOCKX,   "UnlockX",                NULL,        "UnlockX",   "HII",  OP_POL_IGNORE)    \
 	X(FLUSH,     "Flush",                  NULL,        "Flush",     "H",    OP_POL_IGNORE)    \
-	X(SLEEP,     "Sleep",                  NULL,        "Sleep",     "I",    OP_POL_IGNORE)
+	X(SLEEP,     "Sleep",                  NULL,        "Sleep",     "I",    OP_POL_IGNORE)    \
+	X(GETATTR3,  "GETATTR3",               NULL,        "GETATTR3",  "P",    OP_POL_FATAL)     \
+	X(LOOKUP3,   "LOOKUP3",                NULL,        "LOOKUP3",   "P",    OP_POL_FATAL)     \
+	X(CREATE3,   "CREATE3",                NULL,        "CREATE3",   "Pi",   OP_POL_FATAL)     \
+	X(WRITE3,    "WRITE3",                 NULL,        "WRITE3",    "POII", OP_POL_FATAL)     \
+	X(COMMIT3,   "COMMIT3",                NULL,        "COMMIT3",   "P",    OP_POL_FATAL)     \
+	X(READ3,     "READ3",                  NULL,        "READ3",     "POI",  OP_POL_FATAL)     \
+	X(REMOVE3,   "REMOVE3",                NULL,        "REMOVE3",   "P",    OP_POL_FATAL)     \
+	X(MKDIR3,    "MKDIR3",                 NULL,        "MKDIR3",    "P",    OP_POL_FATAL)     \
+	X(RMDIR3,    "RMDIR3",                 NULL,        "RMDIR3",    "P",    OP_POL_FATAL)     \
+	X(RENAME3,   "RENAME3",                NULL,        "RENAME3",   "PP",   OP_POL_FATAL)     \
+	X(LINK3,     "LINK3",                  NULL,        "LINK3",     "PP",   OP_POL_FATAL)     \
+	X(SYMLINK3,  "SYMLINK3",               NULL,        "SYMLINK3",  "PP",   OP_POL_FATAL)     \
+	X(READLINK3, "READLINK3",              NULL,        "READLINK3", "P",    OP_POL_FATAL)     \
+	X(READDIRPLUS3, "READDIRPLUS3",        NULL,        "READDIRPLUS3", "P", OP_POL_FATAL)     \
+	X(ACCESS3,   "ACCESS3",                NULL,        "ACCESS3",   "PII",  OP_POL_FATAL)     \
+	X(FSSTAT3,   "FSSTAT3",                NULL,        "FSSTAT3",   "",     OP_POL_FATAL)     \
+	X(FSINFO3,   "FSINFO3",                NULL,        "FSINFO3",   "",     OP_POL_FATAL)     \
+	X(PATHCONF3, "PATHCONF3",              NULL,        "PATHCONF3", "P",    OP_POL_FATAL)     \
+	X(SETATTR3,  "SETATTR3",               NULL,        "SETATTR3",  "P",    OP_POL_FATAL)
 /* clang-format on */
 
 /* clang-format off */
@@ -80,6 +105,12 @@ int op_by_label(const char *label);
 static inline bool op_is_timed(enum op_type t)
 {
 	return t != OP_SLEEP;
+}
+
+/* op_is_nfs3 - one of dbench 5's NFSv3 ops (GETATTR3 ... SETATTR3)? */
+static inline bool op_is_nfs3(enum op_type t)
+{
+	return t > OP_SLEEP;
 }
 
 #endif

@@ -74,7 +74,13 @@ int nfsb_setup(struct be_client *c)
 	int code;
 
 	c->priv = nc;
-	if (!nc || paths(c, nc) || pool(c->prog, nc) ||
+	if (nc) {
+		for (int t = OP_SLEEP + 1; t < OP_NR; t++)
+			nc->nfs3 |= c->prog->op_count[t] > 0;
+		nc->ofh = calloc(2 * (size_t)c->prog->npaths + 1,
+				 sizeof(*nc->ofh));
+	}
+	if (!nc || !nc->ofh || paths(c, nc) || pool(c->prog, nc) ||
 	    iobuf_grow(&nfsb_g.io, c->prog->max_io)) {
 		be_fail(c, NULL,
 			"out of memory, or a path too long after "
@@ -120,7 +126,11 @@ void nfsb_cleanup(struct be_client *c)
 		if (!nc->nfs)
 			return;
 		nc->cut = false;
+		memset(nc->ofh, 0,
+		       (2 * (size_t)c->prog->npaths + 1) * sizeof(*nc->ofh));
 	}
+	if (nfsb_fh_drop_all(c, NULL))
+		return; /* lost, or cut by a second signal: as below */
 	rc = nfsb_remove_tree(nc->nfs, c->id);
 	if (rc && nfsb_rpc_cut(nc->nfs)) {
 		nc->cut = true; /* a second signal: the parent says what is left

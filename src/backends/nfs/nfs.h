@@ -70,6 +70,12 @@ struct nfsb_client {
 	char **fdir;
 	struct nfsb_handle *pool, *free;
 	uint32_t npool;
+	/* dbench 5's NFSv3 lines (ops3.c): per path index i, the handles
+	 * of READ3, WRITE3 and COMMIT3, [2i] plain, [2i + 1] O_SYNC; and
+	 * does the program have such lines (Deltree then removes the
+	 * directories too, as dbench 5's) */
+	struct nfsfh **ofh;
+	bool nfs3;
 };
 
 static inline struct nfsb_client *nfsb_cl(struct be_client *c)
@@ -145,5 +151,22 @@ NFSB_OP(find);
 NFSB_OP(writex);
 NFSB_OP(readx);
 NFSB_OP(flush);
+
+/* ops3.c: dbench 5's NFSv3 lines; the handles they keep closed */
+int nfsb_fh_drop_all(struct be_client *c, const struct lf_op *op);
+NFSB_OP(getattr3);
+NFSB_OP(create3);
+NFSB_OP(write3);
+NFSB_OP(read3);
+NFSB_OP(commit3);
+NFSB_OP(remove3);
+NFSB_OP(rename3);
+NFSB_OP(link3);
+NFSB_OP(symlink3);
+NFSB_OP(readlink3);
+NFSB_OP(readdirplus3);
+NFSB_OP(access3);
+NFSB_OP(fsstat3);
+NFSB_OP(setattr3);
 
 #endif

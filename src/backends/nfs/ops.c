@@ -168,7 +168,10 @@ NFSB_OP(mkdir)
 
 /* Deltree: as fileio's, every file below the directory is removed and
  * the directories are emptied and kept; a symlink is removed, never
- * followed.  Always "succeeds", as dbench's. */
+ * followed.  In a loadfile of dbench 5's NFSv3 lines, as dbench 5's:
+ * the directories too, and the directory named (the handles its READ3
+ * and WRITE3 lines keep are closed first).  Always "succeeds", as
+ * dbench's. */
 NFSB_OP(deltree)
 {
 	struct nfsb_client *nc = nfsb_cl(c);
@@ -180,8 +183,15 @@ NFSB_OP(deltree)
 	(void)h;
 	if (plen >= sizeof(path))
 		return 0;
+	if (nc->nfs3 && (rc = nfsb_fh_drop_all(c, op)))
+		return rc;
 	memcpy(path, p, plen + 1);
-	rc = nfsb_tree_clear(nc->nfs, path, plen, 0, false);
+	rc = nfsb_tree_clear(nc->nfs, path, plen, 0, nc->nfs3);
+	if (!rc && nc->nfs3 && strcmp(p, "/clients")) {
+		rc = nfs_rmdir(nc->nfs, p);
+		if (rc && !nfsb_rpc_failed(nc->nfs, rc))
+			rc = 0;
+	}
 	return rc ? nfsb_chk(c, op, rc) : 0;
 }
 

@@ -19,6 +19,17 @@ const char *const html_op_colour[OP_NR] = {
 	[OP_WRITEX] = "#e6ab02",    [OP_READX] = "#1b9e77",
 	[OP_LOCKX] = "#843c39",	    [OP_UNLOCKX] = "#6b6ecf",
 	[OP_FLUSH] = "#8ca252",	    [OP_SLEEP] = "#bd9e39",
+	/* dbench 5's NFSv3 ops */
+	[OP_GETATTR3] = "#3182bd",  [OP_LOOKUP3] = "#6baed6",
+	[OP_CREATE3] = "#e6550d",   [OP_WRITE3] = "#fd8d3c",
+	[OP_COMMIT3] = "#a63603",   [OP_READ3] = "#31a354",
+	[OP_REMOVE3] = "#74c476",   [OP_MKDIR3] = "#756bb1",
+	[OP_RMDIR3] = "#9e9ac8",    [OP_RENAME3] = "#de2d26",
+	[OP_LINK3] = "#636363",	    [OP_SYMLINK3] = "#969696",
+	[OP_READLINK3] = "#637939", [OP_READDIRPLUS3] = "#b5cf6b",
+	[OP_ACCESS3] = "#8c6d31",   [OP_FSSTAT3] = "#e7ba52",
+	[OP_FSINFO3] = "#7b4173",   [OP_PATHCONF3] = "#ce6dbd",
+	[OP_SETATTR3] = "#d6616b",
 };
 
 /* Bytes with a decimal (I/O, as MB/s) or binary (memory, disks) unit. */
