@@ -36,6 +36,8 @@ struct client {
 			 * errno of the failed open that left it closed */
 	uint32_t pc;	/* next op */
 	uint32_t gen; /* statistics generation in use */
+	unsigned int sg; /* its histograms in the slot: gen % SS_GENS */
+	char *pool;	 /* its region of the histogram pool (shm_pool) */
 	bool done;    /* --run-once: pass finished, or the run's end */
 	uint64_t warm_ns; /* end of the warmup (deadline.h), then NEVER */
 	uint64_t end_ns;  /* end of the measured phase */
