@@ -94,6 +94,7 @@ struct ss_sink *ss_sink_new(int nclients)
 	k->acc = calloc(1, sizeof(*k->acc));
 	k->seen = calloc((size_t)nclients * SS_NHIST, sizeof(*k->seen));
 	k->released = calloc((size_t)nclients, sizeof(*k->released));
+	k->unreleased = nclients;
 	if (!k->acc || !k->seen || !k->released) {
 		ss_sink_free(k);
 		return NULL;
@@ -131,15 +132,21 @@ static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
 	while (o) {
 		unsigned int oct = (unsigned int)__builtin_ctzll(o);
 
+		uint8_t m = __atomic_exchange_n(&gn->cdirty[hi][oct], 0,
+						__ATOMIC_SEQ_CST);
+
 		o &= o - 1;
-		for (unsigned int ci = oct * SS_OCT_CHUNKS;
-		     ci < (oct + 1) * SS_OCT_CHUNKS; ci++) {
+		while (m) {
+			unsigned int ci = oct * SS_OCT_CHUNKS +
+					  (unsigned int)__builtin_ctz(m);
 			uint16_t c = __atomic_load_n(&gn->chunk[hi][ci],
 						     __ATOMIC_ACQUIRE);
 			uint64_t *bins, *to = &dst->bins[ci * SS_CHUNK];
 
+			m &= (uint8_t)(m - 1);
 			if (!c)
-				continue; /* none of its values yet */
+				continue; /* cannot be: the number comes first
+					   */
 			bins = ss_bins(pool, g, c);
 			k->chunks++;
 			for (unsigned int j = 0; j < SS_CHUNK; j++) {
@@ -194,24 +201,40 @@ static void drain_hist(struct ss_sink *k, int i, struct ss_gen *gn, char *pool,
 	}
 }
 
+/* In the measured phase: give the memory of the warmup's histograms of
+ * the clients that are in it too back, SS_RELEASE_MAX a drain (an
+ * madvise costs some 30 us) */
+static void release_some(struct ss_sink *k, struct shm *shm, unsigned int gen)
+{
+	int budget = SS_RELEASE_MAX;
+
+	for (int n = 0; n < k->nclients && budget > 0 && k->unreleased; n++) {
+		int i = k->release_at;
+
+		k->release_at = (i + 1) % k->nclients;
+		if (k->released[i] || shm->slot[i].gen != gen)
+			continue;
+		ss_release_gen(shm, i, gen - 1);
+		k->released[i] = true;
+		k->unreleased--;
+		budget--;
+	}
+}
+
 void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
 {
 	unsigned int g = gen % SS_GENS;
 
 	if (gen != k->gen)
 		sink_restart(k, gen);
+	if (gen)
+		release_some(k, shm, gen);
 	for (int i = 0; i < k->nclients; i++) {
 		struct client_slot *s = &shm->slot[i];
 		struct ss_gen *gn = &s->sh.g[g];
 		char *pool = shm_pool(shm, i);
 		uint64_t w;
 
-		/* in the measured phase, the warmup's part of a client that is
-		 * in it too is no longer read: its memory goes back */
-		if (gen && !k->released[i] && s->gen == gen) {
-			ss_release_gen(shm, i, gen - 1);
-			k->released[i] = true;
-		}
 		if (!__atomic_load_n(&s->st.dirty[g], __ATOMIC_RELAXED))
 			continue;
 		w = __atomic_exchange_n(&s->st.dirty[g], 0, __ATOMIC_SEQ_CST);

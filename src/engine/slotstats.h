@@ -19,9 +19,10 @@
  * the parent's cumulative bins (struct ss_sink) hold exactly what the
  * clients recorded.  The heads (count, sum, min, max, overflow) are the
  * client's cumulative figures, written by it alone.  After recording, a
- * client marks the histogram's octave and the histogram dirty (bits it
- * sets only when they are clear); the parent clears a bit before it
- * reads what it covers, so a record after that read sets it again.
+ * client marks the chunk, its octave and the histogram dirty, in that
+ * order (bits it sets only when they are clear); the parent clears a bit
+ * before it reads what it covers, top down, so a record after that read
+ * sets it again, and a drain reads only the chunks recorded into.
  *
  * A generation (shm.h: gen, the warmup then the measured phase) has a
  * set of heads and chunks of its own: a client that enters the measured
@@ -69,6 +70,8 @@ struct __attribute__((aligned(4096))) ss_gen {
 	struct hist_head h[SS_NHIST];
 	/* bit o: octave o was recorded into since the parent drained it */
 	volatile uint64_t dirty[SS_NHIST];
+	/* bit k of [hi][o]: chunk o * SS_OCT_CHUNKS + k of it */
+	volatile uint8_t cdirty[SS_NHIST][SS_OCTS];
 	/* 1 + the number of each chunk of bins in the client's pool; 0:
 	 * none yet */
 	volatile uint16_t chunk[SS_NHIST][SS_NCHUNK];
@@ -127,9 +130,16 @@ static inline void ss_record(struct slot_stats *ss, struct slot_hists *sh,
 
 		if (__builtin_expect(!c, 0))
 			c = ss_new_chunk(ss, sh, g, hi, i / SS_CHUNK);
+		uint8_t cb = (uint8_t)(1u << (i / SS_CHUNK % SS_OCT_CHUNKS));
+
 		/* a full barrier: the loads below come after it */
 		__atomic_fetch_add(&ss_bins(pool, g, c)[i % SS_CHUNK], 1,
 				   __ATOMIC_SEQ_CST);
+		/* the chunk, its octave, the histogram: bottom up */
+		if (!(__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_SEQ_CST) &
+		      cb))
+			__atomic_fetch_or(&gn->cdirty[hi][oct], cb,
+					  __ATOMIC_SEQ_CST);
 		if (!(__atomic_load_n(&gn->dirty[hi], __ATOMIC_SEQ_CST) >> oct &
 		      1))
 			__atomic_fetch_or(&gn->dirty[hi], 1ULL << oct,
@@ -208,9 +218,13 @@ struct ss_sink {
 	struct ss_seen {
 		uint64_t sum, overflow;
 	} * seen;
-	bool *released;	 /* per client: its warmup's memory was given back */
+	bool *released; /* per client: its warmup's memory was given back */
+	int unreleased, release_at; /* how many not yet, where to look */
 	uint64_t chunks; /* chunks drained, all time (for the tests) */
 };
+
+/* warmups given back per drain, at most (ss_release_gen) */
+#define SS_RELEASE_MAX 256
 
 struct ss_sink *ss_sink_new(int nclients);
 void ss_sink_free(struct ss_sink *k);

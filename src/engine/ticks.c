@@ -105,7 +105,8 @@ void ticks_prepare(struct ticks *t)
 			touch(&s->sh.g[g].dirty[0]);
 			touch(&s->sh.g[g].chunk[0][0]);
 		}
-		touch(shm_pool(t->shm, i));
+		for (int g = 0; g < gens; g++)
+			touch(shm_pool(t->shm, i) + g * SS_GEN_POOL);
 	}
 	memset(t->cum_now, 0, sizeof(*t->cum_now));
 }
