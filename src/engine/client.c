@@ -140,6 +140,14 @@ static int engine_not_run(struct be_client *bc, const struct lf_op *op,
 	return BE_REPORTED;
 }
 
+/* @cl records into the histograms of generation @gen from now on */
+static void use_gen(struct client *cl, uint32_t gen)
+{
+	cl->sg = gen % SS_GENS;
+	cl->gn = shm_gen(cl->shm, cl->sidx, gen);
+	cl->pool = shm_pool(cl->shm, cl->sidx, gen);
+}
+
 /* what a client reads without the BPF accounting of foreign CPU wait */
 static const volatile uint64_t no_foreign;
 
@@ -175,7 +183,9 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id - run->first_id]; /* this host's slots */
-	cl->pool = shm_pool(shm, id - run->first_id);
+	cl->shm = shm;
+	cl->sidx = id - run->first_id;
+	use_gen(cl, 0);
 	cl->paced = client_paced(cfg, prog);
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
@@ -513,7 +523,7 @@ static void __attribute__((noinline)) new_phase(struct client *cl)
 
 	cl->warm_ns = DEADLINE_NEVER;
 	cl->gen++;
-	cl->sg = cl->gen % SS_GENS; /* the new gen's histograms: empty */
+	use_gen(cl, cl->gen); /* the new gen's histograms: empty */
 	ss_reset(&s->st);
 	s->bytes = 0;
 	s->nwarn = 0;
@@ -537,7 +547,7 @@ static inline void record(struct client *cl, const struct lf_op *op,
 {
 	struct client_slot *s = cl->slot;
 	unsigned int hi = SS_HIST(SS_OP, op->type);
-	const struct hist_head *h = ss_head(&s->sh, cl->sg, hi);
+	const struct hist_head *h = ss_head(cl->gn, hi);
 
 	if (unlikely(d > h->max || !h->count)) {
 		s->max_start_ns[op->type] = t0;
@@ -545,7 +555,7 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	}
 	if (d > s->tick_op_max[op->type])
 		s->tick_op_max[op->type] = d;
-	ss_record(&s->st, &s->sh, cl->pool, cl->sg, hi, d);
+	ss_record(&s->st, cl->gn, cl->pool, cl->sg, hi, d);
 }
 
 /* A paced client's @op, due at @due, ran from @t0 to @t1: its response
@@ -567,7 +577,7 @@ paced_done(struct client *cl, const struct lf_op *op, uint64_t due,
 	}
 	if (!(cl->timed >> op->type & 1))
 		return; /* not run (backend.h: not_run): no response time */
-	r = ss_record_resp(&s->st, &s->sh, cl->pool, cl->sg, op->type, due,
+	r = ss_record_resp(&s->st, cl->gn, cl->pool, cl->sg, op->type, due,
 			   t0, t1);
 	if (r > s->tick_resp_max[op->type])
 		s->tick_resp_max[op->type] = r;
@@ -640,7 +650,7 @@ static inline bool client_step(struct client *cl)
 	if (likely(cl->timed >> op->type & 1)) {
 		record(cl, op, t0, t1 - t0);
 		if (cl->own)
-			ss_record_own(&s->st, &s->sh, cl->pool, cl->sg,
+			ss_record_own(&s->st, cl->gn, cl->pool, cl->sg,
 				      op->type, t1 - t0, f1 - f0);
 	} else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
 		s->st.not_run[op->type]++;
@@ -683,7 +693,7 @@ int client_loop(struct client *cls, int n)
 		cls[i].pass_start_ns = now;
 		cls[i].due_ns = now;
 		cls[i].gen = cls[i].hdr->gen;
-		cls[i].sg = cls[i].gen % SS_GENS;
+		use_gen(&cls[i], cls[i].gen);
 		cls[i].warm_ns = cls[i].hdr->warmup_end_ns;
 		cls[i].end_ns = cls[i].hdr->end_ns;
 		cls[i].slot->gen = cls[i].gen;

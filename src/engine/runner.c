@@ -538,7 +538,8 @@ static int fill_result(struct runner *r)
 		for (int o = 0; o < OP_NR; o++) {
 			struct result_op *ro = &res->op[o];
 			const struct hist_head *h =
-				ss_head(&s->sh, hdr->gen, SS_HIST(SS_OP, o));
+				shm_head(r->shm, i, hdr->gen,
+					 SS_HIST(SS_OP, o));
 
 			rc->count[o] = h->count;
 			rc->sum_ns[o] = h->sum;

@@ -2,27 +2,28 @@
 /*
  * shm.c - allocate the shared client slots.  An anonymous MAP_SHARED
  * mapping: no SysV IPC (missing or broken in containers), gone when the
- * last process using it exits.  The histogram pool (slotstats.h) follows
- * the slots in it: 2 MB of address space per client, of which only the
- * pages a client writes become memory.
+ * last process using it exits.  The histograms of each generation
+ * (slotstats.h) follow the slots in it: 1 MB of address space per client
+ * and generation, of which only the pages a client writes become memory.
  */
 #include "shm.h"
 
 #include <stddef.h>
 #include <sys/mman.h>
 
-/* the slots, then the pool from a page boundary */
-static size_t pool_off(int nclients)
+/* the slots, then each generation's histograms from a page boundary */
+static size_t gen_off(int nclients, int g)
 {
 	size_t n = sizeof(struct shm) +
 		   (size_t)nclients * sizeof(struct client_slot);
 
-	return (n + 4095) & ~(size_t)4095;
+	n = (n + 4095) & ~(size_t)4095;
+	return n + (size_t)g * nclients * SS_GEN_STRIDE;
 }
 
 static size_t shm_size(int nclients)
 {
-	return pool_off(nclients) + (size_t)nclients * SS_POOL_BYTES;
+	return gen_off(nclients, SS_GENS);
 }
 
 struct shm *shm_alloc(int nclients)
@@ -32,7 +33,8 @@ struct shm *shm_alloc(int nclients)
 
 	if (s == MAP_FAILED)
 		return NULL;
-	s->hdr.pool_off = pool_off(nclients);
+	for (int g = 0; g < SS_GENS; g++)
+		s->hdr.gen_off[g] = gen_off(nclients, g);
 	return s;
 }
 

@@ -70,7 +70,8 @@ struct shm_hdr {
 	 * client ends its warmup and its run by them, the parent its ticks */
 	volatile uint64_t warmup_end_ns; /* DEADLINE_NEVER: no warmup */
 	volatile uint64_t end_ns;	 /* end of the measured phase */
-	uint64_t pool_off; /* where the histogram chunks begin (shm_pool) */
+	/* where each generation's histograms begin (shm_gen) */
+	uint64_t gen_off[SS_GENS];
 } __attribute__((aligned(64)));
 
 struct client_slot {
@@ -118,10 +119,6 @@ struct client_slot {
 	/* the ops that took the stall threshold or longer */
 	struct slow_rec slow[SLOW_RING];
 
-	/* the histograms' heads and chunk numbers, per gen: only the parts
-	 * of the histograms a client used are written (and read) */
-	struct slot_hists sh;
-
 	struct pass_rec pass[PASS_RING];
 } __attribute__((aligned(4096))); /* a slot's pages are its own */
 
@@ -151,10 +148,17 @@ static inline enum stop_reason shm_set_stop(struct shm *s,
 	return shm_hdr_set_stop(&s->hdr, why);
 }
 
-/* shm_pool - the region of the histogram pool of slot @i (slotstats.h) */
-static inline char *shm_pool(struct shm *s, int i)
+/* shm_gen - the histograms of generation @g of slot @i (slotstats.h) */
+static inline struct ss_gen *shm_gen(struct shm *s, int i, unsigned int g)
 {
-	return (char *)s + s->hdr.pool_off + (size_t)i * SS_POOL_BYTES;
+	return (struct ss_gen *)(void *)((char *)s + s->hdr.gen_off[g % SS_GENS] +
+					 (size_t)i * SS_GEN_STRIDE);
+}
+
+/* shm_pool - the bins of generation @g of slot @i: its part of the pool */
+static inline char *shm_pool(struct shm *s, int i, unsigned int g)
+{
+	return (char *)shm_gen(s, i, g) + sizeof(struct ss_gen);
 }
 
 /* shm_record - value @v into histogram @hi (SS_HIST) of slot @i, in the
@@ -164,7 +168,15 @@ static inline void shm_record(struct shm *s, int i, unsigned int hi,
 {
 	struct client_slot *sl = &s->slot[i];
 
-	ss_record(&sl->st, &sl->sh, shm_pool(s, i), sl->gen % SS_GENS, hi, v);
+	ss_record(&sl->st, shm_gen(s, i, sl->gen), shm_pool(s, i, sl->gen),
+		  sl->gen % SS_GENS, hi, v);
+}
+
+/* shm_head - the head of histogram @hi of slot @i's generation @g */
+static inline const struct hist_head *shm_head(struct shm *s, int i,
+					       unsigned int g, unsigned int hi)
+{
+	return ss_head(shm_gen(s, i, g), hi);
 }
 
 /* shm_alloc - one zeroed shared anonymous mapping for @nclients slots and

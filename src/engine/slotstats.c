@@ -13,8 +13,8 @@
 #include "shm.h"
 #include "stats.h"
 
-uint16_t ss_new_chunk(struct slot_stats *ss, struct slot_hists *sh,
-		      unsigned int g, unsigned int hi, unsigned int ci)
+uint16_t ss_new_chunk(struct slot_stats *ss, struct ss_gen *gn, unsigned int g,
+		      unsigned int hi, unsigned int ci)
 {
 	/* each chunk of each histogram of each generation at most once: the
 	 * pool never runs out (SS_POOL_CHUNKS) */
@@ -22,7 +22,7 @@ uint16_t ss_new_chunk(struct slot_stats *ss, struct slot_hists *sh,
 
 	/* published before any bin of it is dirty: the parent reads the
 	 * number only for an octave whose dirty bit it saw */
-	__atomic_store_n(&sh->g[g].chunk[hi][ci], c, __ATOMIC_RELEASE);
+	__atomic_store_n(&gn->chunk[hi][ci], c, __ATOMIC_RELEASE);
 	return c;
 }
 
@@ -93,9 +93,7 @@ struct ss_sink *ss_sink_new(int nclients)
 	k->nclients = nclients;
 	k->acc = calloc(1, sizeof(*k->acc));
 	k->seen = calloc((size_t)nclients * SS_NHIST, sizeof(*k->seen));
-	k->released = calloc((size_t)nclients, sizeof(*k->released));
-	k->unreleased = nclients;
-	if (!k->acc || !k->seen || !k->released) {
+	if (!k->acc || !k->seen) {
 		ss_sink_free(k);
 		return NULL;
 	}
@@ -108,7 +106,6 @@ void ss_sink_free(struct ss_sink *k)
 		return;
 	free(k->acc);
 	free(k->seen);
-	free(k->released);
 	free(k);
 }
 
@@ -124,7 +121,7 @@ static void sink_restart(struct ss_sink *k, unsigned int gen)
 /* Take the dirty octaves of histogram @hi of @gn (a client's, its pool
  * @pool) into @dst's bins.  Returns the values taken. */
 static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
-			  unsigned int g, unsigned int hi, struct hist *dst)
+			  unsigned int hi, struct hist *dst)
 {
 	uint64_t o = __atomic_exchange_n(&gn->dirty[hi], 0, __ATOMIC_SEQ_CST);
 	uint64_t n = 0;
@@ -147,7 +144,7 @@ static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
 			if (!c)
 				continue; /* cannot be: the number comes first
 					   */
-			bins = ss_bins(pool, g, c);
+			bins = ss_bins(pool, c);
 			k->chunks++;
 			for (unsigned int j = 0; j < SS_CHUNK; j++) {
 				uint64_t v;
@@ -168,14 +165,14 @@ static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
 /* Histogram @hi of client @i (generation slots @gn) into the sink: its
  * bins, and what its head says beyond them (sum, overflow, min, max). */
 static void drain_hist(struct ss_sink *k, int i, struct ss_gen *gn, char *pool,
-		       unsigned int g, unsigned int hi)
+		       unsigned int hi)
 {
 	struct hist *dst = hist_of(k->acc, hi);
 	volatile struct hist_head *h = &gn->h[hi];
 	struct ss_seen *seen = &k->seen[(size_t)i * SS_NHIST + hi];
 	uint64_t had = dst->count, n, sum, ovf, count;
 
-	n = take_bins(k, gn, pool, g, hi, dst);
+	n = take_bins(k, gn, pool, hi, dst);
 	/* the head was written before the bins: it covers what was taken */
 	count = h->count;
 	sum = h->sum;
@@ -201,38 +198,24 @@ static void drain_hist(struct ss_sink *k, int i, struct ss_gen *gn, char *pool,
 	}
 }
 
-/* In the measured phase: give the memory of the warmup's histograms of
- * the clients that are in it too back, SS_RELEASE_MAX a drain (an
- * madvise costs some 30 us) */
-static void release_some(struct ss_sink *k, struct shm *shm, unsigned int gen)
-{
-	int budget = SS_RELEASE_MAX;
-
-	for (int n = 0; n < k->nclients && budget > 0 && k->unreleased; n++) {
-		int i = k->release_at;
-
-		k->release_at = (i + 1) % k->nclients;
-		if (k->released[i] || shm->slot[i].gen != gen)
-			continue;
-		ss_release_gen(shm, i, gen - 1);
-		k->released[i] = true;
-		k->unreleased--;
-		budget--;
-	}
-}
-
 void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
 {
 	unsigned int g = gen % SS_GENS;
 
 	if (gen != k->gen)
 		sink_restart(k, gen);
-	if (gen)
-		release_some(k, shm, gen);
+	/* in the measured phase nothing reads the warmup's histograms
+	 * again, and no client writes them (but one that took its clock
+	 * before the warmup's end, and records after it: a page or two
+	 * again): their memory goes back */
+	if (gen && !k->released) {
+		ss_release_gen(shm, k->nclients, gen - 1);
+		k->released = true;
+	}
 	for (int i = 0; i < k->nclients; i++) {
 		struct client_slot *s = &shm->slot[i];
-		struct ss_gen *gn = &s->sh.g[g];
-		char *pool = shm_pool(shm, i);
+		struct ss_gen *gn = shm_gen(shm, i, g);
+		char *pool = shm_pool(shm, i, g);
 		uint64_t w;
 
 		if (!__atomic_load_n(&s->st.dirty[g], __ATOMIC_RELAXED))
@@ -242,20 +225,16 @@ void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
 			unsigned int hi = (unsigned int)__builtin_ctzll(w);
 
 			w &= w - 1;
-			drain_hist(k, i, gn, pool, g, hi);
+			drain_hist(k, i, gn, pool, hi);
 		}
 	}
 }
 
-void ss_release_gen(struct shm *shm, int i, unsigned int g)
+void ss_release_gen(struct shm *shm, int n, unsigned int g)
 {
-	struct client_slot *s = &shm->slot[i];
-
-	g %= SS_GENS;
 	/* MADV_REMOVE frees shared memory (MADV_DONTNEED would only unmap
 	 * it here); nothing to do if it fails: the memory stays */
-	madvise(&s->sh.g[g], sizeof(s->sh.g[g]), MADV_REMOVE);
-	madvise(shm_pool(shm, i) + g * SS_GEN_POOL, SS_GEN_POOL, MADV_REMOVE);
+	madvise(shm_gen(shm, 0, g), (size_t)n * SS_GEN_STRIDE, MADV_REMOVE);
 }
 
 void ss_final(struct ss_sink *k, struct shm *shm, unsigned int gen,
@@ -278,7 +257,7 @@ void ss_final(struct ss_sink *k, struct shm *shm, unsigned int gen,
 			continue;
 		for (unsigned int hi = 0; hi < SS_NHIST; hi++)
 			hist_head_add(&hist_of(out, hi)->head,
-				      &s->sh.g[g].h[hi]);
+				      &shm_gen(shm, i, g)->h[hi]);
 		if (s->gen == gen)
 			ss_add_counters(out, &s->st, true);
 	}

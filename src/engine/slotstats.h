@@ -93,22 +93,20 @@ struct slot_stats {
 	uint32_t nchunks[SS_GENS]; /* chunks of the pool in use, per gen */
 };
 
-/* The histograms live in their own part of the slot (shm.h: sg), apart
- * from the counters the parent reads at every tick. */
-struct slot_hists {
-	struct ss_gen g[SS_GENS];
-};
+/* A client's generation: its ss_gen, then its part of the pool.  All
+ * clients' ones of a generation are side by side (shm.h: shm_gen), so
+ * that one call gives the warmup's memory back (ss_release_gen). */
+#define SS_GEN_STRIDE (sizeof(struct ss_gen) + SS_GEN_POOL)
 
 /* ss_new_chunk - the first value of chunk @ci of histogram @hi in
  * generation @g: take the client's next chunk (cold, no system call). */
-uint16_t ss_new_chunk(struct slot_stats *ss, struct slot_hists *sh,
-		      unsigned int g, unsigned int hi, unsigned int ci);
+uint16_t ss_new_chunk(struct slot_stats *ss, struct ss_gen *gn, unsigned int g,
+		      unsigned int hi, unsigned int ci);
 
-/* ss_bins - chunk @c of generation @g in a client's region @pool */
-static inline uint64_t *ss_bins(char *pool, unsigned int g, uint16_t c)
+/* ss_bins - chunk @c in a client's part @pool of a generation's pool */
+static inline uint64_t *ss_bins(char *pool, uint16_t c)
 {
-	return (uint64_t *)(void *)(pool + g * SS_GEN_POOL +
-				    (size_t)(c - 1) * SS_CHUNK_BYTES);
+	return (uint64_t *)(void *)(pool + (size_t)(c - 1) * SS_CHUNK_BYTES);
 }
 
 /*
@@ -117,23 +115,21 @@ static inline uint64_t *ss_bins(char *pool, unsigned int g, uint16_t c)
  * an atomic add of the bin and, the first time since a drain, of the
  * dirty bits.
  */
-static inline void ss_record(struct slot_stats *ss, struct slot_hists *sh,
+static inline void ss_record(struct slot_stats *ss, struct ss_gen *gn,
 			     char *pool, unsigned int g, unsigned int hi,
 			     uint64_t v)
 {
-	struct ss_gen *gn = &sh->g[g];
-
 	hist_head_record(&gn->h[hi], v);
 	if (__builtin_expect(v < HIST_LIMIT, 1)) {
 		unsigned int i = hist_index(v), oct = i / HIST_SUB;
 		uint16_t c = gn->chunk[hi][i / SS_CHUNK];
 
 		if (__builtin_expect(!c, 0))
-			c = ss_new_chunk(ss, sh, g, hi, i / SS_CHUNK);
+			c = ss_new_chunk(ss, gn, g, hi, i / SS_CHUNK);
 		uint8_t cb = (uint8_t)(1u << (i / SS_CHUNK % SS_OCT_CHUNKS));
 
 		/* a full barrier: the loads below come after it */
-		__atomic_fetch_add(&ss_bins(pool, g, c)[i % SS_CHUNK], 1,
+		__atomic_fetch_add(&ss_bins(pool, c)[i % SS_CHUNK], 1,
 				   __ATOMIC_SEQ_CST);
 		/* the chunk, its octave, the histogram: bottom up */
 		if (!(__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_SEQ_CST) &
@@ -154,10 +150,9 @@ static inline void ss_record(struct slot_stats *ss, struct slot_hists *sh,
 
 /* ss_record_resp - stats_record_resp() for a slot: @op of a paced client
  * due at @due ran from @t0 to @t1.  Returns its response time. */
-static inline uint64_t ss_record_resp(struct slot_stats *ss,
-				      struct slot_hists *sh, char *pool,
-				      unsigned int g, int op, uint64_t due,
-				      uint64_t t0, uint64_t t1)
+static inline uint64_t ss_record_resp(struct slot_stats *ss, struct ss_gen *gn,
+				      char *pool, unsigned int g, int op,
+				      uint64_t due, uint64_t t0, uint64_t t1)
 {
 	uint64_t late = t0 > due ? t0 - due : 0;
 	uint64_t r = t1 - t0 + late;
@@ -167,31 +162,30 @@ static inline uint64_t ss_record_resp(struct slot_stats *ss,
 		ss->late[op]++;
 	if (late > ss->late_max[op])
 		ss->late_max[op] = late;
-	ss_record(ss, sh, pool, g, SS_HIST(SS_RESP, op), r);
+	ss_record(ss, gn, pool, g, SS_HIST(SS_RESP, op), r);
 	return r;
 }
 
 /* ss_record_own - stats_record_own() for a slot: a call of @op that took
  * @d ns waited @fw of them for a CPU another program held.  Returns its
  * own latency. */
-static inline uint64_t ss_record_own(struct slot_stats *ss,
-				     struct slot_hists *sh, char *pool,
-				     unsigned int g, int op, uint64_t d,
-				     uint64_t fw)
+static inline uint64_t ss_record_own(struct slot_stats *ss, struct ss_gen *gn,
+				     char *pool, unsigned int g, int op,
+				     uint64_t d, uint64_t fw)
 {
 	uint64_t own = fw < d ? d - fw : 0;
 
 	ss->nown++;
 	ss->foreign_ns[op] += d - own;
-	ss_record(ss, sh, pool, g, SS_HIST(SS_OWN, op), own);
+	ss_record(ss, gn, pool, g, SS_HIST(SS_OWN, op), own);
 	return own;
 }
 
-/* ss_head - the head of histogram @hi of generation @g. */
-static inline const struct hist_head *ss_head(const struct slot_hists *sh,
-					      unsigned int g, unsigned int hi)
+/* ss_head - the head of histogram @hi of a client's generation @gn */
+static inline const struct hist_head *ss_head(const struct ss_gen *gn,
+					      unsigned int hi)
 {
-	return &sh->g[g % SS_GENS].h[hi];
+	return &gn->h[hi];
 }
 
 /* ss_reset - the counters of a client entering a new generation (the
@@ -218,13 +212,9 @@ struct ss_sink {
 	struct ss_seen {
 		uint64_t sum, overflow;
 	} * seen;
-	bool *released; /* per client: its warmup's memory was given back */
-	int unreleased, release_at; /* how many not yet, where to look */
+	bool released;		    /* the warmup's memory was given back */
 	uint64_t chunks; /* chunks drained, all time (for the tests) */
 };
-
-/* warmups given back per drain, at most (ss_release_gen) */
-#define SS_RELEASE_MAX 256
 
 struct ss_sink *ss_sink_new(int nclients);
 void ss_sink_free(struct ss_sink *k);
@@ -233,10 +223,12 @@ void ss_sink_free(struct ss_sink *k);
  * the last drain into k->acc (a new generation starts it afresh). */
 void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen);
 
-/* ss_release_gen - give back the memory of client @i's generation @g
- * (its heads, chunk numbers and chunks): it is in a later one, and @g
- * will not be drained again.  Its pages read as zeros afterwards. */
-void ss_release_gen(struct shm *shm, int i, unsigned int g);
+/* ss_release_gen - give back the memory of generation @g of every one of
+ * the @n clients (heads, chunk numbers and chunks): they are in a later
+ * one, and @g will not be drained again.  Its pages read as zeros
+ * afterwards.  One call: each costs a walk over every process that
+ * maps the memory. */
+void ss_release_gen(struct shm *shm, int n, unsigned int g);
 
 /*
  * ss_final - every client is gone: the exact statistics of generation @gen

@@ -101,12 +101,13 @@ void ticks_prepare(struct ticks *t)
 		 * dirty bits and chunk numbers, and its pool's first page,
 		 * where its first chunks go */
 		for (int g = 0; g < gens; g++) {
-			touch(&s->sh.g[g].h[0]);
-			touch(&s->sh.g[g].dirty[0]);
-			touch(&s->sh.g[g].chunk[0][0]);
+			struct ss_gen *gn = shm_gen(t->shm, i, g);
+
+			touch(&gn->h[0]);
+			touch(&gn->dirty[0]);
+			touch(&gn->chunk[0][0]);
+			touch(shm_pool(t->shm, i, g));
 		}
-		for (int g = 0; g < gens; g++)
-			touch(shm_pool(t->shm, i) + g * SS_GEN_POOL);
 	}
 	memset(t->cum_now, 0, sizeof(*t->cum_now));
 }

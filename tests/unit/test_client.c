@@ -26,8 +26,9 @@
 #include "stats.h"
 
 /* the head of op @o's latencies in slot @s, in its generation */
-#define OPC(s, o) (ss_head(&(s)->sh, (s)->gen, SS_HIST(SS_OP, (o)))->count)
-#define HEAD(s, k, o) ss_head(&(s)->sh, (s)->gen, SS_HIST((k), (o)))
+#define OPC(s, o) (HEAD(s, SS_OP, o)->count)
+#define HEAD(s, k, o)                                                   \
+	shm_head(f.shm, (int)((s) - f.shm->slot), (s)->gen, SS_HIST((k), (o)))
 
 static unsigned int calls[OP_NR];
 

@@ -297,26 +297,26 @@ static void test_untouched_cost_nothing(void **state)
 	(void)state;
 	assert_non_null(shm);
 	assert_non_null(k);
-	pool = shm_pool(shm, 1);
-	assert_int_equal(resident(pool, SS_POOL_BYTES), 0);
+	pool = shm_pool(shm, 1, 0);
+	assert_int_equal(resident(pool, SS_GEN_POOL), 0);
 	for (unsigned int b = 0; b < HIST_MAX_BITS; b += 3)
 		for (unsigned int op = 0; op < 4; op++)
 			shm_record(shm, 1, SS_HIST(SS_OP, op), 1ULL << b);
 	/* 14 octaves x 4 histograms = 56 chunks of 64 bytes: one page */
 	assert_int_equal(shm->slot[1].st.nchunks[0], 56);
-	assert_int_equal(resident(pool, SS_POOL_BYTES), 1);
-	assert_int_equal(resident(shm_pool(shm, 0), SS_POOL_BYTES), 0);
+	assert_int_equal(resident(pool, SS_GEN_POOL), 1);
+	assert_int_equal(resident(shm_pool(shm, 0, 0), SS_GEN_POOL), 0);
 	ss_drain(k, shm, 0);
-	assert_int_equal(resident(pool, SS_POOL_BYTES), 1);
-	assert_int_equal(resident(shm_pool(shm, 0), SS_POOL_BYTES), 0);
+	assert_int_equal(resident(pool, SS_GEN_POOL), 1);
+	assert_int_equal(resident(shm_pool(shm, 0, 0), SS_GEN_POOL), 0);
 	assert_int_equal(k->acc->op[2].count, 14);
 	/* past the warmup: its memory goes back */
-	shm->slot[1].gen = 1;
+	shm->slot[0].gen = shm->slot[1].gen = 1;
+	shm_record(shm, 1, SS_HIST(SS_OP, 0), 1000);
 	ss_drain(k, shm, 1);
-	assert_int_equal(resident(pool, SS_GEN_POOL), 0);
-	assert_int_equal(
-		resident(&shm->slot[1].sh.g[0], sizeof(shm->slot[1].sh.g[0])),
-		0);
+	assert_int_equal(resident(shm_gen(shm, 0, 0), 2 * SS_GEN_STRIDE), 0);
+	assert_int_equal(resident(shm_pool(shm, 1, 1), SS_GEN_POOL), 1);
+	assert_int_equal(k->acc->op[0].count, 1);
 	ss_sink_free(k);
 	shm_free(shm, 2);
 }

@@ -456,8 +456,9 @@ static void paced_call(struct fix *f, int id, enum op_type op, uint64_t svc,
 	uint64_t r;
 
 	call(f, id, op, svc);
-	r = ss_record_resp(&s->st, &s->sh, shm_pool(f->shm, id),
-			   s->gen % SS_GENS, op, T0, T0 + late, T0 + late + svc);
+	r = ss_record_resp(&s->st, shm_gen(f->shm, id, s->gen),
+			   shm_pool(f->shm, id, s->gen), s->gen % SS_GENS, op, T0,
+			   T0 + late, T0 + late + svc);
 	if (r > s->tick_resp_max[op])
 		s->tick_resp_max[op] = r;
 }
