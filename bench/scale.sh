@@ -21,6 +21,9 @@
 #              sample of 32 of them) and the page tables (VmPTE) of the
 #              process tree; the difference between two counts of
 #              clients is the cost of one more, without the parent's;
+#              "shared": the part of it in shared memory (Pss_Shmem: the
+#              slots and histograms; dbench 4.0's shared child structs),
+#              per client;
 #   release    seconds from the start of the command to "releasing
 #              clients" in its output;
 #   tick       the CPU time of the parent's main thread (its ticks) in
@@ -35,6 +38,7 @@
 # Environment: SECS [8] NS [100 1000 10000] DBENCH_NG [./dbench-ng]
 #              DBENCH [/usr/bin/dbench] OLD_NG [] OLD_MAX [1000]
 #              CASES [ng-null ng-tmpfs db-tmpfs]
+#              LIMIT [300]: seconds a run may take before it is killed
 #              RESULTS_DIR [bench/results/scale-DATE]
 set -eu
 cd "$(dirname "$0")/.."
@@ -47,6 +51,7 @@ DBENCH_NG=${DBENCH_NG:-./dbench-ng}
 DBENCH=${DBENCH:-/usr/bin/dbench}
 OLD_NG=${OLD_NG:-}
 OLD_MAX=${OLD_MAX:-1000}
+LIMIT=${LIMIT:-300}
 PY=${PY:-/usr/bin/python3}
 RESULTS_DIR=${RESULTS_DIR:-bench/results/scale-$(date -u +%Y%m%d-%H%M%S)}
 [ "$(id -u)" = 0 ] || { echo "scale.sh: needs root (tmpfs)" >&2; exit 2; }
@@ -54,6 +59,12 @@ RESULTS_DIR=${RESULTS_DIR:-bench/results/scale-$(date -u +%Y%m%d-%H%M%S)}
 
 results_init
 bench_env >"$RESULTS_DIR/env.txt"
+# the watching (polls of the output, reads of /proc) at nice -20, or it
+# waits seconds behind 10000 busy clients and its times are late; the
+# runs at the nice value this script had
+nice0=$(ps -o ni= $$)
+renice -n -20 $$ >/dev/null
+back=$((nice0 - $(ps -o ni= $$)))
 work=$(mktemp -d /tmp/dbng-scale.XXXXXX)
 mnt=$work/tmpfs
 job=
@@ -108,24 +119,28 @@ for p in os.listdir("/proc"):
             pass
 kids = sorted(p for p in pids if p != pg)
 pick = kids[::max(1, len(kids) // 32)][:32]
-pss = [field(p, "smaps_rollup", "Pss:") for p in pick]
-kb = field(pg, "smaps_rollup", "Pss:")
-kb += sum(pss) / len(pss) * len(kids) if pss else 0
-kb += sum(field(p, "status", "VmPTE:") for p in pids)
-print("%.1f" % (kb / 1024.0))
+def est(key):
+    v = [field(p, "smaps_rollup", key) for p in pick]
+    return field(pg, "smaps_rollup", key) + \
+        (sum(v) / len(v) * len(kids) if v else 0)
+kb = est("Pss:") + sum(field(p, "status", "VmPTE:") for p in pids)
+print("%.1f %.1f" % (kb / 1024.0, est("Pss_Shmem:") / 1024.0))
 P
 }
 
 # run LABEL N CMD...: one run; prints its row
 run() {
-	local label=$1 n=$2 out t0 trel=0 w c0=0 c1=0 s0=0 s1=1 mem=0 texit rc=0
+	local label=$1 n=$2 out t0 trel=0 w c0=0 c1=0 s0=0 s1=1 mem=0 shm=0 texit rc=0 killer
 	shift 2
 	out=$RESULTS_DIR/$label-$n.out
 	rm -rf "${mnt:?}/d" && mkdir -p "$mnt/d"
 	: >"$out"
 	t0=$(now)
-	"$@" >"$out" 2>&1 </dev/null &
+	nice -n "$back" "$@" >"$out" 2>&1 </dev/null &
 	job=$!
+	# a run that does not end (dbench 4.0 at many clients) is killed
+	( sleep "$LIMIT"; kill -KILL -- "-$job" ) 2>/dev/null &
+	killer=$!
 	while kill -0 "$job" 2>/dev/null; do
 		grep -q '^releasing clients' "$out" && { trel=$(now); break; }
 		sleep 0.05
@@ -141,7 +156,7 @@ run() {
 			grep -q ' execute ' "$out" && { c0=$(cpu_ticks "$job"); s0=$(now); break; }
 			sleep 0.05
 		done
-		[ "$c0" != 0 ] && mem=$(tree_mem "$job")
+		[ "$c0" != 0 ] && read -r mem shm <<<"$(tree_mem "$job")"
 		while kill -0 "$job" 2>/dev/null; do
 			grep -q ' cleanup ' "$out" && { c1=$(cpu_ticks "$job"); s1=$(now); break; }
 			sleep 0.05
@@ -149,6 +164,8 @@ run() {
 	fi
 	wait "$job" || rc=$?
 	texit=$(now)
+	kill "$killer" 2>/dev/null
+	wait "$killer" 2>/dev/null || true
 	job=
 	if [ "$trel" = 0 ]; then
 		say "$(printf '%-10s %6d  did not release (exit %d): %s' "$label" "$n" "$rc" "$(tail -1 "$out")")"
@@ -156,12 +173,12 @@ run() {
 	fi
 	# the main thread's CPU over [s0, s1]; gone before s1: not known
 	[ "${c1:-0}" = 0 ] || [ "${c0:-0}" = 0 ] && c1=-1
-	say "$(awk -v l="$label" -v n="$n" -v m="$mem" -v t0="$t0" -v tr="$trel" \
+	say "$(awk -v l="$label" -v n="$n" -v m="$mem" -v sh="$shm" -v t0="$t0" -v tr="$trel" \
 		-v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v hz="$(getconf CLK_TCK)" \
 		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" 'BEGIN {
 		tk = c1 < 0 ? "    n/a" : sprintf("%7.2f", (c1 - c0) * 1000 / hz / (s1 - s0))
-		printf "%-10s %6d  mem %8.1f MB %7.1f KB/client  release %6.2f s  tick %s ms/s  past %6.2f s%s\n",
-			l, n, m, m * 1024 / n, tr - t0, tk, te - (tr + w + t),
+		printf "%-10s %6d  mem %8.1f MB %7.1f KB/client (shared %6.1f)  release %6.2f s  tick %s ms/s  past %6.2f s%s\n",
+			l, n, m, m * 1024 / n, sh * 1024 / n, tr - t0, tk, te - (tr + w + t),
 			rc ? "  (exit " rc ")" : ""
 	}')"
 }
