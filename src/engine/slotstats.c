@@ -93,7 +93,12 @@ struct ss_sink *ss_sink_new(int nclients)
 	k->nclients = nclients;
 	k->acc = calloc(1, sizeof(*k->acc));
 	k->seen = calloc((size_t)nclients * SS_NHIST, sizeof(*k->seen));
-	if (!k->acc || !k->seen) {
+	k->shadow = mmap(NULL, (size_t)nclients * SS_GEN_POOL,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (k->shadow == MAP_FAILED)
+		k->shadow = NULL;
+	if (!k->acc || !k->seen || !k->shadow) {
 		ss_sink_free(k);
 		return NULL;
 	}
@@ -106,6 +111,8 @@ void ss_sink_free(struct ss_sink *k)
 		return;
 	free(k->acc);
 	free(k->seen);
+	if (k->shadow)
+		munmap(k->shadow, (size_t)k->nclients * SS_GEN_POOL);
 	free(k);
 }
 
@@ -115,20 +122,46 @@ static void sink_restart(struct ss_sink *k, unsigned int gen)
 	memset(k->acc, 0, sizeof(*k->acc));
 	memset(k->seen, 0, (size_t)k->nclients * SS_NHIST * sizeof(*k->seen));
 	memset(k->has, 0, sizeof(k->has));
+	/* private anonymous memory: zero again, and given back */
+	madvise(k->shadow, (size_t)k->nclients * SS_GEN_POOL, MADV_DONTNEED);
 	k->gen = gen;
 }
 
-/* Take the dirty octaves of histogram @hi of @gn (a client's, its pool
+/* What chunk @bins gained since @seen, its copy at the last drain, into
+ * @to; the copy made current.  Returns the values taken. */
+static uint64_t take_chunk(const uint64_t *bins, uint64_t *seen, uint64_t *to)
+{
+	uint64_t n = 0;
+
+	for (unsigned int j = 0; j < SS_CHUNK; j++) {
+		uint64_t v = __atomic_load_n(&bins[j], __ATOMIC_RELAXED);
+
+		if (v == seen[j])
+			continue;
+		to[j] += v - seen[j];
+		n += v - seen[j];
+		seen[j] = v;
+	}
+	return n;
+}
+
+/* Client @i's shadow of its chunk @c */
+static uint64_t *shadow_of(struct ss_sink *k, int i, uint16_t c)
+{
+	return (uint64_t *)(void *)(k->shadow + (size_t)i * SS_GEN_POOL +
+				    (size_t)(c - 1) * SS_CHUNK_BYTES);
+}
+
+/* Take the dirty chunks of histogram @hi of client @i (@gn, its pool
  * @pool) into @dst's bins.  Returns the values taken. */
-static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
-			  unsigned int hi, struct hist *dst)
+static uint64_t take_bins(struct ss_sink *k, int i, struct ss_gen *gn,
+			  char *pool, unsigned int hi, struct hist *dst)
 {
 	uint64_t o = __atomic_exchange_n(&gn->dirty[hi], 0, __ATOMIC_SEQ_CST);
 	uint64_t n = 0;
 
 	while (o) {
 		unsigned int oct = (unsigned int)__builtin_ctzll(o);
-
 		uint8_t m = __atomic_exchange_n(&gn->cdirty[hi][oct], 0,
 						__ATOMIC_SEQ_CST);
 
@@ -138,26 +171,33 @@ static uint64_t take_bins(struct ss_sink *k, struct ss_gen *gn, char *pool,
 					  (unsigned int)__builtin_ctz(m);
 			uint16_t c = __atomic_load_n(&gn->chunk[hi][ci],
 						     __ATOMIC_ACQUIRE);
-			uint64_t *bins, *to = &dst->bins[ci * SS_CHUNK];
 
 			m &= (uint8_t)(m - 1);
 			if (!c)
 				continue; /* cannot be: the number comes first
 					   */
-			bins = ss_bins(pool, c);
 			k->chunks++;
-			for (unsigned int j = 0; j < SS_CHUNK; j++) {
-				uint64_t v;
-
-				if (!__atomic_load_n(&bins[j],
-						     __ATOMIC_RELAXED))
-					continue;
-				v = __atomic_exchange_n(&bins[j], 0,
-							__ATOMIC_SEQ_CST);
-				to[j] += v;
-				n += v;
-			}
+			n += take_chunk(ss_bins(pool, c), shadow_of(k, i, c),
+					&dst->bins[ci * SS_CHUNK]);
 		}
+	}
+	return n;
+}
+
+/* Every chunk of histogram @hi of client @i, dirty or not (the last
+ * drain: a count whose bit was missed).  Returns the values taken. */
+static uint64_t take_all(struct ss_sink *k, int i, struct ss_gen *gn,
+			 char *pool, unsigned int hi, struct hist *dst)
+{
+	uint64_t n = 0;
+
+	for (unsigned int ci = 0; ci < SS_NCHUNK; ci++) {
+		uint16_t c =
+			__atomic_load_n(&gn->chunk[hi][ci], __ATOMIC_ACQUIRE);
+
+		if (c)
+			n += take_chunk(ss_bins(pool, c), shadow_of(k, i, c),
+					&dst->bins[ci * SS_CHUNK]);
 	}
 	return n;
 }
@@ -172,7 +212,7 @@ static void drain_hist(struct ss_sink *k, int i, struct ss_gen *gn, char *pool,
 	struct ss_seen *seen = &k->seen[(size_t)i * SS_NHIST + hi];
 	uint64_t had = dst->count, n, sum, ovf, count;
 
-	n = take_bins(k, gn, pool, hi, dst);
+	n = take_bins(k, i, gn, pool, hi, dst);
 	/* the head was written before the bins: it covers what was taken */
 	count = h->count;
 	sum = h->sum;
@@ -243,6 +283,21 @@ void ss_final(struct ss_sink *k, struct shm *shm, unsigned int gen,
 	unsigned int g = gen % SS_GENS;
 
 	ss_drain(k, shm, gen);
+	/* and what a missed bit left behind: every chunk of every
+	 * histogram a client recorded into */
+	for (int i = 0; i < k->nclients; i++) {
+		struct ss_gen *gn = shm_gen(shm, i, g);
+
+		if (shm->slot[i].gen < gen)
+			continue;
+		for (unsigned int hi = 0; hi < SS_NHIST; hi++) {
+			struct hist *dst = hist_of(k->acc, hi);
+
+			if (gn->h[hi].count)
+				dst->count += take_all(
+					k, i, gn, shm_pool(shm, i, g), hi, dst);
+		}
+	}
 	memset(out, 0, sizeof(*out));
 	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
 		memcpy(hist_of(out, hi)->bins, hist_of(k->acc, hi)->bins,

@@ -13,16 +13,19 @@
  * it, so its chunks fill its first pages whatever the values are, and a
  * value far out in the tail costs 64 bytes, not a page.
  *
- * A chunk's bins hold what was recorded since the parent last drained
- * them: the client adds with an atomic increment, the parent takes each
- * bin with an atomic exchange, so no value is lost or counted twice, and
- * the parent's cumulative bins (struct ss_sink) hold exactly what the
- * clients recorded.  The heads (count, sum, min, max, overflow) are the
+ * A chunk's bins are the client's cumulative counts, written by it alone
+ * with plain increments; the parent keeps a copy of each bin as it last
+ * read it (struct ss_sink: shadow) and adds the difference to its
+ * cumulative bins.  The heads (count, sum, min, max, overflow) are the
  * client's cumulative figures, written by it alone.  After recording, a
  * client marks the chunk, its octave and the histogram dirty, in that
  * order (bits it sets only when they are clear); the parent clears a bit
  * before it reads what it covers, top down, so a record after that read
- * sets it again, and a drain reads only the chunks recorded into.
+ * sets it again, and a drain reads only the chunks recorded into.  With
+ * no barrier in the client, a count may reach the parent a drain late
+ * (its store still on the way when the parent read the bin, the bit
+ * already set); the last drain, with the clients gone, reads every
+ * chunk (ss_final), so the result is exact.
  *
  * A generation (shm.h: gen, the warmup then the measured phase) has a
  * set of heads and chunks of its own: a client that enters the measured
@@ -111,9 +114,9 @@ static inline uint64_t *ss_bins(char *pool, uint16_t c)
 
 /*
  * ss_record - value @v (ns) into histogram @hi of generation @g of a
- * client (@pool: its region of the pool).  No allocation, no system call:
- * an atomic add of the bin and, the first time since a drain, of the
- * dirty bits.
+ * client (@pool: its region of the pool).  No allocation, no system call,
+ * no atomic operation but, the first time since a drain, an atomic or of
+ * the dirty bits.
  */
 static inline void ss_record(struct slot_stats *ss, struct ss_gen *gn,
 			     char *pool, unsigned int g, unsigned int hi,
@@ -128,19 +131,21 @@ static inline void ss_record(struct slot_stats *ss, struct ss_gen *gn,
 			c = ss_new_chunk(ss, gn, g, hi, i / SS_CHUNK);
 		uint8_t cb = (uint8_t)(1u << (i / SS_CHUNK % SS_OCT_CHUNKS));
 
-		/* a full barrier: the loads below come after it */
-		__atomic_fetch_add(&ss_bins(pool, c)[i % SS_CHUNK], 1,
-				   __ATOMIC_SEQ_CST);
+		uint64_t *b = &ss_bins(pool, c)[i % SS_CHUNK];
+
+		/* the client alone writes its bins, cumulative: a plain
+		 * increment (the parent keeps what it saw, ss_sink.shadow) */
+		__atomic_store_n(b, *b + 1, __ATOMIC_RELAXED);
 		/* the chunk, its octave, the histogram: bottom up */
-		if (!(__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_SEQ_CST) &
+		if (!(__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_RELAXED) &
 		      cb))
 			__atomic_fetch_or(&gn->cdirty[hi][oct], cb,
 					  __ATOMIC_SEQ_CST);
-		if (!(__atomic_load_n(&gn->dirty[hi], __ATOMIC_SEQ_CST) >> oct &
+		if (!(__atomic_load_n(&gn->dirty[hi], __ATOMIC_RELAXED) >> oct &
 		      1))
 			__atomic_fetch_or(&gn->dirty[hi], 1ULL << oct,
 					  __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&ss->dirty[g], __ATOMIC_SEQ_CST) >> hi & 1)
+		if (__atomic_load_n(&ss->dirty[g], __ATOMIC_RELAXED) >> hi & 1)
 			return;
 	}
 	/* an overflow (73 minutes or more) changes only the head: always
@@ -212,7 +217,11 @@ struct ss_sink {
 	struct ss_seen {
 		uint64_t sum, overflow;
 	} * seen;
-	bool released;		    /* the warmup's memory was given back */
+	bool released; /* the warmup's memory was given back */
+	/* per client, a copy of its bins as the last drain saw them, at
+	 * the place of its chunks (MAP_PRIVATE | MAP_NORESERVE: pages only
+	 * where it has chunks) */
+	char *shadow;
 	uint64_t chunks; /* chunks drained, all time (for the tests) */
 };
 
