@@ -133,6 +133,7 @@ UT_LAYER_disturb     := engine
 UT_LAYER_foreign     := engine
 UT_LAYER_client      := engine
 UT_LAYER_checkpoint  := engine
+UT_LAYER_slotstats   := engine
 UT_LAYER_registry    := backends
 UT_LAYER_nfs         := backends
 UT_LAYER_sockio      := backends

@@ -122,6 +122,14 @@ static int engine_not_run(struct be_client *bc, const struct lf_op *op,
 	return BE_REPORTED;
 }
 
+/* @cl records into the histograms of generation @gen from now on */
+static void use_gen(struct client *cl, uint32_t gen)
+{
+	cl->sg = gen % SS_GENS;
+	cl->gn = shm_gen(cl->shm, cl->sidx, gen);
+	cl->pool = shm_pool(cl->shm, cl->sidx, gen);
+}
+
 /* what a client reads without the BPF accounting of foreign CPU wait */
 static const volatile uint64_t no_foreign;
 
@@ -157,6 +165,9 @@ int client_init(struct client *cl, int id, const struct config *cfg,
 	cl->b = b;
 	cl->hdr = &shm->hdr;
 	cl->slot = &shm->slot[id - run->first_id]; /* this host's slots */
+	cl->shm = shm;
+	cl->sidx = id - run->first_id;
+	use_gen(cl, 0);
 	cl->paced = client_paced(cfg, prog);
 	cl->slow_ns = cfg->stall_ms > 0
 			      ? (uint64_t)cfg->stall_ms * NSEC_PER_MSEC
@@ -315,7 +326,8 @@ static void __attribute__((noinline)) new_phase(struct client *cl)
 
 	cl->warm_ns = DEADLINE_NEVER;
 	cl->gen++;
-	stats_reset(&s->st);
+	use_gen(cl, cl->gen); /* the new gen's histograms: empty */
+	ss_reset(&s->st);
 	s->bytes = 0;
 	s->nwarn = 0;
 	s->gen = cl->gen;
@@ -337,7 +349,8 @@ static inline void record(struct client *cl, const struct lf_op *op,
 			  uint64_t t0, uint64_t d)
 {
 	struct client_slot *s = cl->slot;
-	struct hist *h = &s->st.op[op->type];
+	unsigned int hi = SS_HIST(SS_OP, op->type);
+	const struct hist_head *h = ss_head(cl->gn, hi);
 
 	if (unlikely(d > h->max || !h->count)) {
 		s->max_start_ns[op->type] = t0;
@@ -345,7 +358,7 @@ static inline void record(struct client *cl, const struct lf_op *op,
 	}
 	if (d > s->tick_op_max[op->type])
 		s->tick_op_max[op->type] = d;
-	hist_record(h, d);
+	ss_record(&s->st, cl->gn, cl->pool, cl->sg, hi, d);
 }
 
 /* A paced client's @op, due at @due, ran from @t0 to @t1: its response
@@ -367,7 +380,8 @@ paced_done(struct client *cl, const struct lf_op *op, uint64_t due, uint64_t t0,
 	}
 	if (!(cl->timed >> op->type & 1))
 		return; /* not run (backend.h: not_run): no response time */
-	r = stats_record_resp(&s->st, op->type, due, t0, t1);
+	r = ss_record_resp(&s->st, cl->gn, cl->pool, cl->sg, op->type, due,
+			   t0, t1);
 	if (r > s->tick_resp_max[op->type])
 		s->tick_resp_max[op->type] = r;
 }
@@ -439,7 +453,8 @@ static inline bool client_step(struct client *cl)
 	if (likely(cl->timed >> op->type & 1)) {
 		record(cl, op, t0, t1 - t0);
 		if (cl->own)
-			stats_record_own(&s->st, op->type, t1 - t0, f1 - f0);
+			ss_record_own(&s->st, cl->gn, cl->pool, cl->sg,
+				      op->type, t1 - t0, f1 - f0);
 	} else if (op->type != OP_SLEEP) /* not run: counted, in its phase */
 		s->st.not_run[op->type]++;
 	if (unlikely(cl->paced))
@@ -481,6 +496,7 @@ int client_loop(struct client *cls, int n)
 		cls[i].pass_start_ns = now;
 		cls[i].due_ns = now;
 		cls[i].gen = cls[i].hdr->gen;
+		use_gen(&cls[i], cls[i].gen);
 		cls[i].warm_ns = cls[i].hdr->warmup_end_ns;
 		cls[i].end_ns = cls[i].hdr->end_ns;
 		cls[i].slot->gen = cls[i].gen;

@@ -36,6 +36,11 @@ struct client {
 			 * errno of the failed open that left it closed */
 	uint32_t pc;	/* next op */
 	uint32_t gen; /* statistics generation in use */
+	unsigned int sg;     /* gen % SS_GENS */
+	struct shm *shm;     /* the shared mapping, and its slot's index */
+	int sidx;
+	struct ss_gen *gn;   /* its histograms of gen (shm_gen) */
+	char *pool;	     /* and their bins (shm_pool) */
 	bool done;    /* --run-once: pass finished, or the run's end */
 	uint64_t warm_ns; /* end of the warmup (deadline.h), then NEVER */
 	uint64_t end_ns;  /* end of the measured phase */

@@ -61,7 +61,7 @@ void runner_add_error(struct result *res, const char *msg)
 /* A paced run (client_paced: -R, or a loadfile with timestamps): the
  * response times of its paced clients, as the tables' ops (the measured
  * phase, slots of the last generation). */
-static void fill_resp(struct runner *r)
+static void fill_resp(struct runner *r, const struct stats *all)
 {
 	const struct config *cfg = r->cfg;
 	struct result_resp *rr = &r->res->resp;
@@ -73,17 +73,11 @@ static void fill_resp(struct runner *r)
 		return;
 	rr->pacing = cfg->target_rate > 0 ? RESP_RATE : RESP_TIMESTAMPS;
 	rr->late_ms = (double)RESP_LATE_NS / 1e6;
-	for (int i = 0; i < cfg->nclients; i++) {
-		const struct stats *st = &slot(r, i)->st;
-
-		if (slot(r, i)->gen != r->shm->hdr.gen || !st->nresp)
-			continue;
-		for (int o = 0; o < OP_NR; o++) {
-			rr->late[o] += st->late[o];
-			if (st->late_max[o] > rr->late_max_ns[o])
-				rr->late_max_ns[o] = st->late_max[o];
-			hist_add(&rr->h[o], &st->resp[o]);
-		}
+	for (int o = 0; o < OP_NR; o++) {
+		rr->late[o] += all->late[o];
+		if (all->late_max[o] > rr->late_max_ns[o])
+			rr->late_max_ns[o] = all->late_max[o];
+		hist_add(&rr->h[o], &all->resp[o]);
 	}
 }
 
@@ -105,8 +99,12 @@ int runner_fill_result(struct runner *r)
 	const struct config *cfg = r->cfg;
 	struct shm_hdr *hdr = &r->shm->hdr;
 	struct result *res = r->res;
+	/* the histograms, merged exactly (ticks_final) */
+	const struct stats *all = ticks_final(r->ticks);
 	uint64_t bytes = 0;
 
+	if (!all)
+		return -1;
 	res->status = r->failed		    ? RESULT_FAILED
 		      : runner_cut_short(r) ? RESULT_INTERRUPTED
 					    : RESULT_OK;
@@ -129,7 +127,9 @@ int runner_fill_result(struct runner *r)
 		bytes += s->bytes;
 		for (int o = 0; o < OP_NR; o++) {
 			struct result_op *ro = &res->op[o];
-			const struct hist *h = &s->st.op[o];
+			const struct hist_head *h =
+				shm_head(r->shm, i, hdr->gen,
+					 SS_HIST(SS_OP, o));
 
 			rc->count[o] = h->count;
 			rc->sum_ns[o] = h->sum;
@@ -151,11 +151,9 @@ int runner_fill_result(struct runner *r)
 				free(ro->max_file);
 				ro->max_file = strdup(prog_of(r, id)->name);
 			}
-			hist_add(&ro->h, h);
-			if (s->st.nown) { /* BPF: own latencies */
-				hist_add(&ro->own, &s->st.own[o]);
+			hist_head_add(&ro->h.head, h);
+			if (s->st.nown) /* BPF: own latencies */
 				ro->foreign_ns += s->st.foreign_ns[o];
-			}
 		}
 		res->nwarn += s->nwarn;
 		if (s->nwarn && res->nwarn_msgs < RESULT_MAX_MSGS)
@@ -164,13 +162,17 @@ int runner_fill_result(struct runner *r)
 	for (int o = 0; o < OP_NR; o++) {
 		const char *why = be_not_run(r->b, o);
 
+		res->op[o].h = all->op[o];
+		if (all->own[o].count)
+			res->op[o].own = all->own[o];
+
 		if (res->op[o].not_run && why &&
 		    !(res->op[o].not_run_why = strdup(why)))
 			return -1;
 	}
 	for (int i = 0; i < r->ndeaths; i++)
 		runner_add_error(res, r->deaths[i]);
-	fill_resp(r);
+	fill_resp(r, all);
 	ticks_fill(r->ticks, res, bytes);
 	return foreign_fill(r->fg, res);
 }
@@ -221,11 +223,10 @@ void runner_print_failures(const struct result *res)
 /* This host's statistics of the measured phase: its clients' merged. */
 struct stats *runner_local_stats(struct runner *r)
 {
-	struct stats *st = calloc(1, sizeof(*st));
+	const struct stats *all = ticks_final(r->ticks);
+	struct stats *st = all ? malloc(sizeof(*st)) : NULL;
 
-	for (int i = 0; st && i < r->cfg->nclients; i++) {
-		if (slot(r, i)->gen == r->shm->hdr.gen)
-			stats_add(st, &slot(r, i)->st);
-	}
+	if (st)
+		*st = *all;
 	return st;
 }

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "slotstats.h"
 
 enum stop_reason {
 	STOP_NONE,
@@ -70,6 +70,8 @@ struct shm_hdr {
 	 * client ends its warmup and its run by them, the parent its ticks */
 	volatile uint64_t warmup_end_ns; /* DEADLINE_NEVER: no warmup */
 	volatile uint64_t end_ns;	 /* end of the measured phase */
+	/* where each generation's histograms begin (shm_gen) */
+	uint64_t gen_off[SS_GENS];
 } __attribute__((aligned(64)));
 
 struct client_slot {
@@ -85,18 +87,16 @@ struct client_slot {
 	volatile uint64_t exec_end_ns;	 /* it left the loop: its last op had
 					  * ended (0: still in it) */
 
-	/* for the watchdog: the op in flight, and a ring of the ops that
-	 * took the stall threshold or longer, as the client measured them */
+	/* for the watchdog: the op in flight (the ring of slow ops is
+	 * below) */
 	volatile uint32_t pid;
 	volatile uint64_t op_start_ns; /* 0: no op in flight */
 	volatile uint64_t slow_head;   /* records written, all time */
-	struct slow_rec slow[SLOW_RING];
 
-	/* completed passes for --show-execute-time: a ring */
+	/* completed passes for --show-execute-time: a ring (below) */
 	volatile uint64_t pass_head; /* written by the client */
 	uint64_t pass_tail;	     /* read position, parent only */
 	volatile uint64_t pass_dropped;
-	struct pass_rec pass[PASS_RING];
 
 	/* per op: the longest call since the parent last took it (exchange),
 	 * and the start and op index of the longest call of this gen */
@@ -107,13 +107,20 @@ struct client_slot {
 	 * took it (exchange), per op */
 	volatile uint64_t tick_resp_max[OP_NR];
 
+	/* the counters of this gen and the dirty bits (slotstats.h): what
+	 * every tick reads, beside the fields above */
+	struct slot_stats st;
+
 	/* the first warning and the fatal error, as text */
 	volatile uint64_t nwarn;
 	char warn_msg[SLOT_MSG];
 	char err_msg[SLOT_MSG];
 
-	struct stats st;
-} __attribute__((aligned(64)));
+	/* the ops that took the stall threshold or longer */
+	struct slow_rec slow[SLOW_RING];
+
+	struct pass_rec pass[PASS_RING];
+} __attribute__((aligned(4096))); /* a slot's pages are its own */
 
 struct shm {
 	struct shm_hdr hdr;
@@ -141,8 +148,40 @@ static inline enum stop_reason shm_set_stop(struct shm *s,
 	return shm_hdr_set_stop(&s->hdr, why);
 }
 
-/* shm_alloc - one zeroed shared anonymous mapping for @nclients slots;
- * NULL with errno set on failure. */
+/* shm_gen - the histograms of generation @g of slot @i (slotstats.h) */
+static inline struct ss_gen *shm_gen(struct shm *s, int i, unsigned int g)
+{
+	return (struct ss_gen *)(void *)((char *)s + s->hdr.gen_off[g % SS_GENS] +
+					 (size_t)i * SS_GEN_STRIDE);
+}
+
+/* shm_pool - the bins of generation @g of slot @i: its part of the pool */
+static inline char *shm_pool(struct shm *s, int i, unsigned int g)
+{
+	return (char *)shm_gen(s, i, g) + sizeof(struct ss_gen);
+}
+
+/* shm_record - value @v into histogram @hi (SS_HIST) of slot @i, in the
+ * slot's generation, as its client records it */
+static inline void shm_record(struct shm *s, int i, unsigned int hi,
+			      uint64_t v)
+{
+	struct client_slot *sl = &s->slot[i];
+
+	ss_record(&sl->st, shm_gen(s, i, sl->gen), shm_pool(s, i, sl->gen),
+		  sl->gen % SS_GENS, hi, v);
+}
+
+/* shm_head - the head of histogram @hi of slot @i's generation @g */
+static inline const struct hist_head *shm_head(struct shm *s, int i,
+					       unsigned int g, unsigned int hi)
+{
+	return ss_head(shm_gen(s, i, g), hi);
+}
+
+/* shm_alloc - one zeroed shared anonymous mapping for @nclients slots and
+ * their histogram pool (MAP_NORESERVE: only the pages written become
+ * memory); NULL with errno set on failure. */
 struct shm *shm_alloc(int nclients);
 
 /* shm_free - unmap what shm_alloc returned. */

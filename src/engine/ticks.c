@@ -13,6 +13,7 @@
 #include "deadline.h"
 #include "result.h"
 #include "shm.h"
+#include "slotstats.h"
 
 struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 			struct result *res, FILE *out)
@@ -28,7 +29,8 @@ struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 	t->all_clients = cfg->nclients;
 	t->cum_prev = calloc(1, sizeof(*t->cum_prev));
 	t->cum_now = calloc(1, sizeof(*t->cum_now));
-	if (!t->cum_prev || !t->cum_now) {
+	t->sink = ss_sink_new(cfg->nclients);
+	if (!t->cum_prev || !t->cum_now || !t->sink) {
 		ticks_free(t);
 		return NULL;
 	}
@@ -41,6 +43,8 @@ void ticks_free(struct ticks *t)
 		return;
 	free(t->cum_prev);
 	free(t->cum_now);
+	ss_sink_free(t->sink);
+	free(t->final);
 	free(t->gcum);
 	free(t->gnow);
 	free(t);
@@ -66,10 +70,45 @@ static struct client_slot *slot(const struct ticks *t, int id)
 	return &t->shm->slot[id];
 }
 
+const struct stats *ticks_final(struct ticks *t)
+{
+	if (!t->final_done) {
+		if (!t->final)
+			t->final = calloc(1, sizeof(*t->final));
+		if (!t->final)
+			return NULL;
+		ss_final(t->sink, t->shm, t->shm->hdr.gen, t->final);
+		t->final_done = true;
+	}
+	return t->final;
+}
+
+/* Read a byte at @p: its page is in this process's page table after */
+static void touch(const volatile void *p)
+{
+	(void)*(const volatile char *)p;
+}
+
 void ticks_prepare(struct ticks *t)
 {
-	for (int i = 0; i < t->cfg->nclients; i++)
-		stats_add(t->cum_now, &slot(t, i)->st);
+	int gens = t->cfg->warmup > 0 ? SS_GENS : 1;
+
+	for (int i = 0; i < t->cfg->nclients; i++) {
+		struct client_slot *s = slot(t, i);
+
+		ss_add_counters(t->cum_now, &s->st, true);
+		/* what a drain reads of a client that recorded: its heads,
+		 * dirty bits and chunk numbers, and its pool's first page,
+		 * where its first chunks go */
+		for (int g = 0; g < gens; g++) {
+			struct ss_gen *gn = shm_gen(t->shm, i, g);
+
+			touch(&gn->h[0]);
+			touch(&gn->dirty[0]);
+			touch(&gn->chunk[0][0]);
+			touch(shm_pool(t->shm, i, g));
+		}
+	}
 	memset(t->cum_now, 0, sizeof(*t->cum_now));
 }
 
@@ -291,6 +330,17 @@ static void run_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 	result_add_point(t->run, &p);
 }
 
+/* The counters of @st that a point sums afresh (ss_add_counters). */
+static void series_counters_zero(struct stats *st)
+{
+	memset(st->errors, 0, sizeof(st->errors));
+	memset(st->bytes, 0, sizeof(st->bytes));
+	memset(st->not_run, 0, sizeof(st->not_run));
+	st->nresp = 0;
+	memset(st->late, 0, sizeof(st->late));
+	memset(st->late_max, 0, sizeof(st->late_max));
+}
+
 /* Add one interval to the time series: the lines and bytes done (@f),
  * dbench's latency figure, and per op the count, exact max and p99 of the
  * calls that ended in it (from the difference of the merged cumulative
@@ -309,7 +359,13 @@ static void add_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 	};
 	struct stats *tmp;
 
-	memset(t->cum_now, 0, sizeof(*t->cum_now));
+	/* the histograms: what changed since the last point (the series
+	 * leaves the own latencies out); the counters: summed afresh */
+	ss_drain(t->sink, t->shm, t->shm->hdr.gen);
+	memcpy(t->cum_now->op, t->sink->acc->op, sizeof(t->cum_now->op));
+	memcpy(t->cum_now->resp, t->sink->acc->resp,
+	       sizeof(t->cum_now->resp));
+	series_counters_zero(t->cum_now);
 	for (int i = 0; i < t->cfg->nclients; i++) {
 		struct client_slot *s = slot(t, i);
 
@@ -321,7 +377,7 @@ static void add_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 				p.max_ns[o] = m;
 		}
 		if (s->gen == t->shm->hdr.gen)
-			stats_add_series(t->cum_now, &s->st);
+			ss_add_counters(t->cum_now, &s->st, false);
 	}
 	for (int o = 0; o < OP_NR; o++) {
 		hist_sub(&t->d, &t->cum_now->op[o], &t->cum_prev->op[o]);

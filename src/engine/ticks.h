@@ -21,6 +21,7 @@
 struct config;
 struct result;
 struct shm;
+struct ss_sink;
 struct stats;
 
 enum ticks_phase { TICKS_WARMUP, TICKS_EXECUTE };
@@ -48,8 +49,13 @@ struct ticks {
 	uint64_t over_end_ns, over_lat;
 
 	/* the series: merged counts at the last point, and the scratch
-	 * histogram of one interval */
+	 * histogram of one interval; the clients' histograms are drained
+	 * into sink at every point (slotstats.h), final is the exact merge
+	 * of the measured phase once the clients are gone (ticks_final) */
 	struct stats *cum_prev, *cum_now;
+	struct ss_sink *sink;
+	struct stats *final;
+	bool final_done;
 	uint64_t prev_lines, prev_bytes, prev_point_ns;
 	struct hist d;
 
@@ -89,6 +95,12 @@ int ticks_agree(struct ticks *t, uint64_t now);
  * run once the other hosts are lost (without own latencies: the series
  * leaves them out, stats_add_series) */
 const struct stats *ticks_run_stats(const struct ticks *t);
+
+/* ticks_final - every client process is gone: the statistics of the
+ * current generation of this host's clients, exact (slotstats.h:
+ * ss_final); what stats_add gave over the slots of that generation.  NULL
+ * when out of memory. */
+const struct stats *ticks_final(struct ticks *t);
 
 /* ticks_prepare - before the release: read what the ticks will read of
  * every slot, so that the parent's first tick, with the clients at work,

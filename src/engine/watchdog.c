@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "deadline.h"
@@ -50,6 +52,10 @@ struct watchdog {
 	uint64_t *head0, *seen;	/* per client, this poll: slow_head and the
 				   op in flight (0: none) */
 	bool warned_stack;
+	/* the thread that started the watchdog (the parent's main thread),
+	 * whose nice value the watchdog's follows, and its own thread */
+	pid_t leader, tid;
+	int nice; /* the nice value last followed */
 };
 
 /* ------------------------------ /proc ---------------------------------- */
@@ -406,12 +412,40 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 		offcpu_settle(wd->cfg.offcpu, now, wd->seen);
 }
 
+/*
+ * Take the nice value of the thread that started the watchdog: the parent
+ * raises its main thread to nice -20 once the clients run (runner.c,
+ * raise_priority), and a watchdog left at nice 0 among a thousand busy
+ * clients would poll seconds late and miss stalls.  One getpriority() a
+ * poll; a value it may not take (no privilege) is tried once.
+ */
+static void follow_nice(struct watchdog *wd)
+{
+	int n;
+
+	errno = 0;
+	n = getpriority(PRIO_PROCESS, (id_t)wd->leader);
+	if (errno || n == wd->nice)
+		return;
+	wd->nice = n;
+	setpriority(PRIO_PROCESS, 0, n); /* this thread (Linux) */
+}
+
+int watchdog_tid(const struct watchdog *wd)
+{
+	return (int)__atomic_load_n(&wd->tid, __ATOMIC_ACQUIRE);
+}
+
 static void *watchdog_main(void *arg)
 {
 	struct watchdog *wd = arg;
 	uint64_t next = clock_ns();
 
+	errno = 0;
+	wd->nice = getpriority(PRIO_PROCESS, 0);
+	__atomic_store_n(&wd->tid, gettid(), __ATOMIC_RELEASE);
 	while (!wd->quit) {
+		follow_nice(wd);
 		pthread_mutex_lock(&wd->lock);
 		watchdog_poll(wd, clock_ns());
 		pthread_mutex_unlock(&wd->lock);
@@ -453,6 +487,7 @@ struct watchdog *watchdog_start(const struct watchdog_cfg *cfg)
 
 	if (!wd)
 		return NULL;
+	wd->leader = gettid();
 	rc = pthread_create(&wd->thread, NULL, watchdog_main, wd);
 	if (rc) {
 		pthread_mutex_destroy(&wd->lock);

@@ -21,4 +21,8 @@ struct watchdog *watchdog_new(const struct watchdog_cfg *cfg);
 void watchdog_poll(struct watchdog *wd, uint64_t now);
 void watchdog_end(struct watchdog *wd, uint64_t now);
 
+/* watchdog_tid - the thread of a started watchdog (0 until it runs),
+ * which takes the nice value of the thread that started it */
+int watchdog_tid(const struct watchdog *wd);
+
 #endif

@@ -41,7 +41,7 @@ uint64_t hist_bucket_value(const struct hist *h, unsigned int i)
 	return v;
 }
 
-void hist_add(struct hist *dst, const struct hist *src)
+void hist_head_add(struct hist_head *dst, const struct hist_head *src)
 {
 	if (!src->count)
 		return;
@@ -52,6 +52,13 @@ void hist_add(struct hist *dst, const struct hist *src)
 	dst->overflow += src->overflow;
 	if (src->max > dst->max)
 		dst->max = src->max;
+}
+
+void hist_add(struct hist *dst, const struct hist *src)
+{
+	if (!src->count)
+		return;
+	hist_head_add(&dst->head, &src->head);
 	for (unsigned int i = 0; i < HIST_BUCKETS; i++)
 		dst->bins[i] += src->bins[i];
 }

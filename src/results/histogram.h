@@ -13,7 +13,10 @@
  *
  * The structure holds no pointers, so it can live in a MAP_SHARED region
  * written by a forked client and read by the parent, and two histograms
- * merge by adding their arrays.
+ * merge by adding their arrays.  Its head (count, sum, min, max,
+ * overflow) is a struct of its own, struct hist_head, for the clients'
+ * slots, which keep the heads and put the bins elsewhere, allocated as
+ * they are first used (engine/slotstats.h).
  */
 #ifndef DBNG_HISTOGRAM_H
 #define DBNG_HISTOGRAM_H
@@ -27,14 +30,26 @@
 #define HIST_BUCKETS  (HIST_SUB + (HIST_MAX_BITS - HIST_SUB_BITS) * HIST_SUB)
 #define HIST_LIMIT    (1ULL << HIST_MAX_BITS)
 
-struct hist {
+struct hist_head {
 	uint64_t count; /* values recorded, overflow included */
 	uint64_t sum;	/* exact sum of the values, ns */
 	uint64_t min;	/* meaningful only when count > 0 */
 	uint64_t max;
 	uint64_t overflow; /* values >= HIST_LIMIT */
+};
+
+struct hist {
+	union { /* h->count, or the head as one: h->head */
+		struct hist_head head;
+		struct {
+			uint64_t count, sum, min, max, overflow;
+		};
+	};
 	uint64_t bins[HIST_BUCKETS];
 };
+
+_Static_assert(sizeof(struct hist_head) == 5 * sizeof(uint64_t),
+	       "struct hist's head is its first five fields");
 
 /* hist_init - make @h empty (all zero, so zeroed memory is empty too). */
 void hist_init(struct hist *h);
@@ -52,9 +67,9 @@ static inline unsigned int hist_index(uint64_t v)
 	       (unsigned int)((v >> shift) - HIST_SUB);
 }
 
-/* hist_record - add one value @v (ns).  No allocation, no branches taken
- * on the common path beyond min/max. */
-static inline void hist_record(struct hist *h, uint64_t v)
+/* hist_head_record - one value @v (ns) into the head @h alone: count,
+ * sum, min, max and the overflow count; its bin is the caller's. */
+static inline void hist_head_record(struct hist_head *h, uint64_t v)
 {
 	if (v < h->min || !h->count)
 		h->min = v;
@@ -62,10 +77,17 @@ static inline void hist_record(struct hist *h, uint64_t v)
 	h->sum += v;
 	if (v > h->max)
 		h->max = v;
+	if (v >= HIST_LIMIT)
+		h->overflow++;
+}
+
+/* hist_record - add one value @v (ns).  No allocation, no branches taken
+ * on the common path beyond min/max. */
+static inline void hist_record(struct hist *h, uint64_t v)
+{
+	hist_head_record(&h->head, v);
 	if (v < HIST_LIMIT)
 		h->bins[hist_index(v)]++;
-	else
-		h->overflow++;
 }
 
 /* hist_bucket_lo - smallest value of bucket @i. */
@@ -80,6 +102,10 @@ uint64_t hist_bucket_value(const struct hist *h, unsigned int i);
 
 /* hist_add - @dst += @src (exact merge). */
 void hist_add(struct hist *dst, const struct hist *src);
+
+/* hist_head_add - @dst += @src for the heads alone (what hist_add does
+ * to them: counts and sums added, min and max of both). */
+void hist_head_add(struct hist_head *dst, const struct hist_head *src);
 
 /*
  * hist_settle - make @h's count that of its bins and overflow: for a copy

@@ -110,14 +110,14 @@ static void second(struct fix *f, uint64_t s)
 	struct client_slot *sl = &f->shm->slot[0];
 
 	if (sl->gen != f->shm->hdr.gen) { /* the warmup ended */
-		stats_reset(&sl->st);
+		ss_reset(&sl->st);
 		sl->bytes = 0;
 		sl->gen = f->shm->hdr.gen;
 	}
 	sl->lines += 10;
 	sl->bytes += 4096;
-	hist_record(&sl->st.op[OP_WRITEX], 1000 + s);
-	hist_record(&sl->st.op[OP_RENAME], 50000);
+	shm_record(f->shm, 0, SS_HIST(SS_OP, OP_WRITEX), 1000 + s);
+	shm_record(f->shm, 0, SS_HIST(SS_OP, OP_RENAME), 50000);
 	sl->st.bytes[OP_WRITEX] += 4096;
 	sl->tick_op_max[OP_WRITEX] = 1000 + s;
 	ticks_tick(f->t, AT(s));

@@ -25,6 +25,11 @@
 #include "shm.h"
 #include "stats.h"
 
+/* the head of op @o's latencies in slot @s, in its generation */
+#define OPC(s, o) (HEAD(s, SS_OP, o)->count)
+#define HEAD(s, k, o)                                                   \
+	shm_head(f.shm, (int)((s) - f.shm->slot), (s)->gen, SS_HIST((k), (o)))
+
 static unsigned int calls[OP_NR];
 
 static int count_op(struct be_client *c, const struct lf_op *op, be_handle *h)
@@ -171,8 +176,8 @@ static void test_not_run(void **state)
 	assert_int_equal(s->st.not_run[OP_LOCKX], 2);
 	assert_int_equal(s->st.not_run[OP_UNLOCKX], 1);
 	assert_int_equal(s->st.not_run[OP_FLUSH], 2);
-	assert_int_equal(s->st.op[OP_LOCKX].count, 0);
-	assert_int_equal(s->st.op[OP_FLUSH].count, 0);
+	assert_int_equal(OPC(s, OP_LOCKX), 0);
+	assert_int_equal(OPC(s, OP_FLUSH), 0);
 	/* the LockX expected to fail is no mismatch: it did not run */
 	assert_int_equal(s->nwarn, 0);
 	assert_int_equal(s->st.errors[OP_LOCKX], 0);
@@ -181,10 +186,10 @@ static void test_not_run(void **state)
 	assert_int_equal(calls[OP_WRITEX], 1);
 	assert_int_equal(calls[OP_READX], 1);
 	assert_int_equal(calls[OP_QFSINFO], 2);
-	assert_int_equal(s->st.op[OP_QFSINFO].count, 2);
-	assert_int_equal(s->st.op[OP_WRITEX].count, 1);
-	assert_int_equal(s->st.op[OP_CLOSE].count, 1);
-	assert_int_equal(s->st.op[OP_SLEEP].count, 0);
+	assert_int_equal(OPC(s, OP_QFSINFO), 2);
+	assert_int_equal(OPC(s, OP_WRITEX), 1);
+	assert_int_equal(OPC(s, OP_CLOSE), 1);
+	assert_int_equal(OPC(s, OP_SLEEP), 0);
 	assert_int_equal(s->st.not_run[OP_SLEEP], 0);
 	assert_int_equal(s->bytes, 8192);
 	assert_int_equal(s->lines, 12); /* every line, run or not */
@@ -204,9 +209,9 @@ static void test_not_run_phase(void **state)
 	assert_int_equal(s->gen, 1);
 	assert_int_equal(calls[OP_QFSINFO], 0);
 	assert_int_equal(s->st.not_run[OP_QFSINFO], 2);
-	assert_int_equal(s->st.op[OP_QFSINFO].count, 0);
-	assert_int_equal(s->st.op[OP_NTCREATEX].count, 1);
-	assert_int_equal(s->st.op[OP_LOCKX].count, 2);
+	assert_int_equal(OPC(s, OP_QFSINFO), 0);
+	assert_int_equal(OPC(s, OP_NTCREATEX), 1);
+	assert_int_equal(OPC(s, OP_LOCKX), 2);
 	assert_int_equal(s->st.not_run[OP_LOCKX], 0);
 	fix_free(&f);
 }
@@ -219,7 +224,8 @@ static void test_own(void **state)
 {
 	struct backend b = nolocks;
 	struct fix f;
-	const struct stats *st;
+	const struct slot_stats *st;
+	struct client_slot *sl;
 
 	(void)state;
 	own_base = &nolocks;
@@ -229,24 +235,25 @@ static void test_own(void **state)
 	}
 	one_pass(&f, &b, DEADLINE_NEVER); /* no counter */
 	assert_int_equal(f.shm->slot[0].st.nown, 0);
-	assert_int_equal(f.shm->slot[0].st.own[OP_WRITEX].count, 0);
+	assert_int_equal(HEAD(&f.shm->slot[0], SS_OWN, OP_WRITEX)->count, 0);
 	fix_free(&f);
 
 	pass_with(&f, &b, DEADLINE_NEVER, &fake_foreign);
-	st = &f.shm->slot[0].st;
-	assert_int_equal(st->nown, st->op[OP_NTCREATEX].count +
-					   st->op[OP_CLOSE].count +
-					   st->op[OP_WRITEX].count +
-					   st->op[OP_READX].count +
-					   st->op[OP_QFSINFO].count);
-	assert_int_equal(st->own[OP_WRITEX].count, 1);
+	sl = &f.shm->slot[0];
+	st = &sl->st;
+	assert_int_equal(st->nown, OPC(sl, OP_NTCREATEX) + OPC(sl, OP_CLOSE) +
+					   OPC(sl, OP_WRITEX) +
+					   OPC(sl, OP_READX) +
+					   OPC(sl, OP_QFSINFO));
+	assert_int_equal(HEAD(sl, SS_OWN, OP_WRITEX)->count, 1);
 	assert_int_equal(st->foreign_ns[OP_WRITEX], 1000000);
-	assert_int_equal(st->own[OP_WRITEX].sum,
-			 st->op[OP_WRITEX].sum - 1000000);
-	assert_int_equal(st->own[OP_READX].sum, st->op[OP_READX].sum);
+	assert_int_equal(HEAD(sl, SS_OWN, OP_WRITEX)->sum,
+			 HEAD(sl, SS_OP, OP_WRITEX)->sum - 1000000);
+	assert_int_equal(HEAD(sl, SS_OWN, OP_READX)->sum,
+			 HEAD(sl, SS_OP, OP_READX)->sum);
 	assert_int_equal(st->foreign_ns[OP_READX], 0);
-	assert_int_equal(st->own[OP_LOCKX].count, 0); /* not run */
-	assert_int_equal(st->own[OP_SLEEP].count, 0);
+	assert_int_equal(HEAD(sl, SS_OWN, OP_LOCKX)->count, 0); /* not run */
+	assert_int_equal(HEAD(sl, SS_OWN, OP_SLEEP)->count, 0);
 	fix_free(&f);
 }
 

@@ -93,7 +93,7 @@ static void work(struct fix *f, int id, uint64_t lines, uint64_t bytes)
 	struct client_slot *s = &f->shm->slot[id];
 
 	if (s->gen != f->shm->hdr.gen) {
-		stats_reset(&s->st);
+		ss_reset(&s->st);
 		s->bytes = 0;
 		s->gen = f->shm->hdr.gen;
 	}
@@ -106,7 +106,7 @@ static void call(struct fix *f, int id, enum op_type op, uint64_t ns)
 {
 	struct client_slot *s = &f->shm->slot[id];
 
-	hist_record(&s->st.op[op], ns);
+	shm_record(f->shm, id, SS_HIST(SS_OP, op), ns);
 	if (ns > s->tick_op_max[op])
 		s->tick_op_max[op] = ns;
 	if (ns > s->tick_max_ns)
@@ -456,7 +456,9 @@ static void paced_call(struct fix *f, int id, enum op_type op, uint64_t svc,
 	uint64_t r;
 
 	call(f, id, op, svc);
-	r = stats_record_resp(&s->st, op, T0, T0 + late, T0 + late + svc);
+	r = ss_record_resp(&s->st, shm_gen(f->shm, id, s->gen),
+			   shm_pool(f->shm, id, s->gen), s->gen % SS_GENS, op, T0,
+			   T0 + late, T0 + late + svc);
 	if (r > s->tick_resp_max[op])
 		s->tick_resp_max[op] = r;
 }
