@@ -122,9 +122,9 @@ static inline uint64_t *ss_bins(char *pool, uint16_t c)
  * no atomic operation but, the first time since a drain, an atomic or of
  * the dirty bits.
  */
-static inline void ss_record(struct slot_stats *ss, struct ss_gen *gn,
-			     char *pool, unsigned int g, unsigned int hi,
-			     uint64_t v)
+static inline __attribute__((always_inline)) void
+ss_record(struct slot_stats *ss, struct ss_gen *gn, char *pool, unsigned int g,
+	  unsigned int hi, uint64_t v)
 {
 	hist_head_record(&gn->h[hi], v);
 	if (__builtin_expect(v < HIST_LIMIT, 1)) {
@@ -140,19 +140,20 @@ static inline void ss_record(struct slot_stats *ss, struct ss_gen *gn,
 		/* the client alone writes its bins, cumulative: a plain
 		 * increment (the parent keeps what it saw, ss_sink.shadow) */
 		__atomic_store_n(b, *b + 1, __ATOMIC_RELAXED);
-		/* the chunk, its octave, the histogram: bottom up */
-		if (!(__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_RELAXED) &
-		      cb))
-			__atomic_fetch_or(&gn->cdirty[hi][oct], cb,
-					  __ATOMIC_SEQ_CST);
+		/* the chunk, its octave, the histogram: bottom up.  A chunk
+		 * already marked needs nothing more: the parent clears the
+		 * bits top down and then reads the chunk, so while its bit
+		 * is set either the parent is about to read it or the
+		 * octave's and the histogram's bits are still set (the one
+		 * load the common case pays) */
+		if (__atomic_load_n(&gn->cdirty[hi][oct], __ATOMIC_RELAXED) &
+		    cb)
+			return;
+		__atomic_fetch_or(&gn->cdirty[hi][oct], cb, __ATOMIC_SEQ_CST);
 		if (!(__atomic_load_n(&gn->dirty[hi], __ATOMIC_RELAXED) >> oct &
 		      1))
 			__atomic_fetch_or(&gn->dirty[hi], 1ULL << oct,
 					  __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&ss->dirty[g][hi / 64], __ATOMIC_RELAXED) >>
-			    (hi % 64) &
-		    1)
-			return;
 	}
 	/* an overflow (73 minutes or more) changes only the head: always
 	 * the atomic or, which orders the head's stores before it */
