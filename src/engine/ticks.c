@@ -14,6 +14,7 @@
 #include "result.h"
 #include "shm.h"
 #include "slotstats.h"
+#include "ticks_impl.h"
 
 struct ticks *ticks_new(const struct config *cfg, struct shm *shm,
 			struct result *res, FILE *out)
@@ -197,99 +198,6 @@ static void add_resp(struct ticks *t, struct result_point *p)
 	resp_figs(&t->d, t->cum_now, t->cum_prev, p->resp_max_ns, p);
 }
 
-/* How long after the end of the run the last client left its loop (0:
- * before), and the longest line that ran on past the end (overrun()). */
-static void over_figs(const struct ticks *t, uint64_t *over_ns,
-		      uint64_t *over_lat)
-{
-	const struct shm_hdr *hdr = &t->shm->hdr;
-	uint64_t end = 0, lat = 0;
-
-	for (int i = 0; i < t->cfg->nclients; i++) {
-		const struct client_slot *s = slot(t, i);
-		uint64_t e = s->exec_end_ns;
-
-		if (e > end)
-			end = e;
-		/* how long its last line ran, if it ran past the end */
-		if (e > hdr->end_ns && s->last_start_ns &&
-		    s->last_start_ns <= hdr->end_ns &&
-		    e - s->last_start_ns > lat)
-			lat = e - s->last_start_ns;
-	}
-	*over_ns = end > hdr->end_ns ? end - hdr->end_ns : 0;
-	*over_lat = lat;
-}
-
-/* What this host has to say at @now, for the hosts to agree on. */
-static void ctl_take(const struct ticks *t, uint64_t now, struct coord_ctl *c)
-{
-	const struct shm_hdr *hdr = &t->shm->hdr;
-
-	coord_ctl_init(c);
-	c->stop = hdr->stop;
-	if (c->stop == STOP_FAILED || c->stop == STOP_SIGNAL)
-		c->stop_rank = t->coord ? (uint64_t)t->coord->rank : 0;
-	if (c->stop == STOP_SIGNAL)
-		c->stop_signal = hdr->stop_signal;
-	c->warm_past = t->phase == TICKS_WARMUP &&
-		       deadline_past(now, hdr->warmup_end_ns);
-	c->end_past = t->phase == TICKS_EXECUTE &&
-		      deadline_past(now, hdr->end_ns);
-	c->early = now - t->phase_start < NSEC_PER_SEC;
-	c->alive = t->alive;
-	c->now_ns = now - hdr->start_ns;
-	for (int i = 0; i < t->cfg->nclients; i++) {
-		const struct client_slot *s = slot(t, i);
-
-		c->not_done += !s->cleaned;
-		c->lines += s->lines;
-		if (s->gen == hdr->gen)
-			c->bytes += s->bytes;
-	}
-	over_figs(t, &c->over_ns, &c->over_lat);
-}
-
-/* The other hosts are lost: the run's figures end at its last point,
- * which holds what every host did up to then. */
-static void lose(struct ticks *t)
-{
-	t->lost = true;
-	if (!t->cleanup || t->end_ns > t->run_point_ns) {
-		t->cleanup = true;
-		t->end_ns = t->run_point_ns;
-	}
-	if (t->over_end_ns > t->run_point_ns)
-		t->over_end_ns = 0;
-}
-
-/* Agree on @c with the other hosts (one host: it is all there is); a stop
- * of another host stops this one's clients.  -1: lost. */
-static int agree(struct ticks *t, struct coord_ctl *c)
-{
-	if (t->coord) {
-		if (coord_agree(t->coord, c)) {
-			lose(t);
-			return -1;
-		}
-		if (c->stop == STOP_FAILED || c->stop == STOP_SIGNAL)
-			shm_set_stop(t->shm, (enum stop_reason)c->stop);
-	}
-	t->ctl = *c;
-	t->alive = c->alive;
-	return 0;
-}
-
-int ticks_agree(struct ticks *t, uint64_t now)
-{
-	struct coord_ctl c;
-
-	if (t->lost)
-		return -1;
-	ctl_take(t, now, &c);
-	return agree(t, &c);
-}
-
 /* Rank 0 of a run across hosts: the run's point at @now from every
  * host's figures @f and cumulative statistics (the sums of the reduction;
  * the other ranks only send theirs). */
@@ -304,7 +212,7 @@ static void run_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 
 	memcpy(t->gnow, t->cum_prev, sizeof(*t->gnow)); /* this host's */
 	if (coord_reduce(t->coord, f, t->gnow)) {
-		lose(t);
+		ticks_lose(t);
 		return;
 	}
 	if (t->coord->rank)
@@ -509,7 +417,7 @@ static void overrun(struct ticks *t, uint64_t now, const struct coord_ctl *c)
 			return;
 		end = now; /* another host's clock: this one is a bit behind */
 	}
-	over_figs(t, &over, &lat);
+	ticks_over_figs(t, &over, &lat);
 	sample(t, end, &f);
 	if (f.lat < lat)
 		f.lat = lat;
@@ -532,8 +440,8 @@ bool ticks_tick(struct ticks *t, uint64_t now)
 	 * the tick that ends the execute phase shows every one */
 	if (t->lost)
 		return false;
-	ctl_take(t, now, &c);
-	if (agree(t, &c))
+	ticks_ctl_take(t, now, &c);
+	if (ticks_agree_ctl(t, &c))
 		return false;
 	if (t->phase == TICKS_WARMUP && !c.stop && c.warm_past) {
 		end_warmup(t, hdr->warmup_end_ns);
@@ -592,10 +500,10 @@ void ticks_end(struct ticks *t, uint64_t now)
 {
 	struct coord_ctl c;
 
-	ctl_take(t, now, &c);
-	if (t->lost || agree(t, &c)) {
+	ticks_ctl_take(t, now, &c);
+	if (t->lost || ticks_agree_ctl(t, &c)) {
 		/* alone: this host's last line, the run's figures end at
-		 * its last point (lose()) */
+		 * its last point (ticks_lose()) */
 		print_cleanup(t, (double)(now - t->phase_start) / 1e9, &c);
 		return;
 	}
