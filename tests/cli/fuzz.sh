@@ -63,7 +63,7 @@ fuzz() {
 			echo " (stopped by the 30 s cap, short of $RUNS)")"
 }
 
-build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
+build fuzz_loadfile workload "$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,lf_expr,imap,ops}.c \
 	"$SRC"/base/{sha256,num,utf8,input}.c
 # options.c prints the backends' help lines and options from the registry
 build fuzz_options cli "$SRC"/cli/{options,options_help,suggest}.c "$SRC/results/config.c" \
@@ -78,7 +78,7 @@ build fuzz_json results $(find "$SRC/results" -name '*.c' | sort) \
 # the strace reader and the writer of record, and the parser that checks
 # what the writer makes
 build fuzz_strace record "$SRC"/record/{strace,strace_args,rec_sys,writer,writer_files,writer_names,procs,tree,lines,emit,hmap}.c \
-	"$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,imap,ops}.c \
+	"$SRC"/workload/{loadfile,lf_read,lf_line,lf_paths,lf_expr,imap,ops}.c \
 	"$SRC"/base/{sha256,num,utf8,input,str_clean}.c
 
 RUNS=600000 fuzz fuzz_loadfile "$DATA/loadfiles"

@@ -141,7 +141,12 @@ static void fill(struct result *r, int seconds, double slow)
 			.t = s, .dur = 1, .warmup = s <= nwarm};
 
 		for (int i = 0; i < OP_NR; i++) {
-			unsigned int n = rate[i] / 4 + (uniform() < 0.5);
+			unsigned int n;
+
+			if (op_is_nfs3(i))
+				continue; /* a NetBench run (no draw: the
+					   * runs stay as they were) */
+			n = rate[i] / 4 + (uniform() < 0.5);
 
 			if (!op_is_timed(i))
 				continue;
