@@ -314,7 +314,8 @@ static const char *timestamp(struct state *s, const char *p, uint64_t *ts)
 	char *end;
 
 	if (sscanf(p, "%2u:%2u:%lf%n", &h, &m, &sec, &k) == 3 && k > 0 &&
-	    p[2] == ':' && p[k] == ' ') {
+	    p[2] == ':' && p[k] == ' ' && h < 24 && m < 60 && sec >= 0 &&
+	    sec < 61) {
 		uint64_t t = (uint64_t)((h * 3600 + m * 60) * 1e9 + sec * 1e9);
 
 		if (t + s->day < s->prev && s->prev - (t + s->day) > DAY_NS / 2)
@@ -324,7 +325,9 @@ static const char *timestamp(struct state *s, const char *p, uint64_t *ts)
 		return p + k + 1;
 	}
 	sec = strtod(p, &end);
-	if (end != p && *end == ' ' && memchr(p, '.', (size_t)(end - p))) {
+	/* a time in ns must fit in 64 bits (1.8e10 s: the year 2554) */
+	if (end != p && *end == ' ' && memchr(p, '.', (size_t)(end - p)) &&
+	    sec >= 0 && sec < 1.8e10) {
 		/* -ttt (seconds since 1970) or -r (since the line before) */
 		*ts = sec >= 1e8 ? (uint64_t)(sec * 1e9)
 				 : s->prev + (uint64_t)(sec * 1e9);

@@ -318,6 +318,12 @@ static void test_refused(void **state)
 		{"7 10:00:00.000000 close(3) = 0\n"
 		 "7 1700000000.000000 close(3) = 0\n",
 		 ":2: a time more than 10^7 s from the log's first"},
+		/* times no clock shows (the fuzzer's: 1.4e23 s overflowed
+		 * the conversion to ns) */
+		{"7 10:00:1.4e23 close(3) = 0\n", ":1: not a line of strace output"},
+		{"7 25:00:00.000000 close(3) = 0\n", ":1: not a line of strace output"},
+		{"7 1e30.5 close(3) = 0\n", ":1: not a line of strace output"},
+		{"7 -1.5 close(3) = 0\n", ":1: not a line of strace output"},
 		{"7 <... read resumed> = 3\n7 close(3) = 0\n"
 		 "7 <... read = 3\n",
 		 ":3: a resumed call without its name"},
