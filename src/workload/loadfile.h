@@ -97,6 +97,10 @@ struct program {
 	uint32_t op_count[OP_NR];
 	int has_timestamps;
 	char sha256[65];	/* of the loadfile text (after gunzip) */
+	/* ops in a mapping of huge pages of their own (lf_pack_ops), to
+	 * unmap in lf_free; NULL: ops is malloc's */
+	void *ops_map;
+	size_t ops_maplen;
 };
 
 /*

@@ -689,6 +689,38 @@ static void test_parse_file(void **state)
 	lf_free(ref);
 }
 
+/* A loadfile whose ops take 2 MB or more: its ops in memory of their own,
+ * 2 MB aligned (lf_pack_ops: huge pages, so that a fork copies a few page
+ * table entries of them, not thousands), every op as parsed. */
+static void test_large_ops(void **state)
+{
+	const uint32_t n = (2u << 20) / sizeof(struct lf_op) + 100;
+	size_t cap = (size_t)n * 48 + 64, len = 0;
+	char *text = malloc(cap), msg[256];
+	struct program *p = NULL;
+
+	(void)state;
+	assert_non_null(text);
+	for (uint32_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"1 Qfsinfo %u NT_STATUS_OK\n", i % 7);
+	if (lf_parse_buffer("big.load", text, len, &p, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	assert_int_equal(p->nops, n);
+	assert_non_null(p->ops_map);
+	assert_int_equal((uintptr_t)p->ops % (2u << 20), 0);
+	assert_true(p->ops_maplen >= (size_t)n * sizeof(struct lf_op));
+	for (uint32_t i = 0; i < n; i++) {
+		if (p->ops[i].type != OP_QFSINFO || p->ops[i].line != i + 1 ||
+		    p->ops[i].arg[0] != (int64_t)(i % 7))
+			fail_msg("op %u: type %u line %u arg %lld", i,
+				 p->ops[i].type, p->ops[i].line,
+				 (long long)p->ops[i].arg[0]);
+	}
+	lf_free(p);
+	free(text);
+}
+
 static void test_file_errors(void **state)
 {
 	static const char bad[] = "Qfsinfo 1 NT_STATUS_OK\nFrob 1 NT_STATUS_OK\n";
@@ -726,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_long_messages),
 		cmocka_unit_test(test_parse_file),
 		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_large_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
