@@ -71,8 +71,10 @@ note "the installed programs"
 B=$R/usr/bin
 [ "$("$B/dbench-ng" --version)" = "$want" ] ||
 	fail "installed --version: '$("$B/dbench-ng" --version)', expected '$want'"
-[ "$("$B/dbench-ng-mpi" --version)" = "$want" ] ||
-	fail "installed dbench-ng-mpi --version: '$("$B/dbench-ng-mpi" --version)'"
+# (under SAN=1 the packages' programs are sanitized too, and Open MPI
+# leaves allocations at exit that LeakSanitizer reports: as in mpi.sh)
+mpiv=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$B/dbench-ng-mpi" --version)
+[ "$mpiv" = "$want" ] || fail "installed dbench-ng-mpi --version: '$mpiv'"
 mkdir -p "$TMP/d"
 "$B/dbench-ng" -t 3 --warmup 0 -c "$R/usr/share/doc/dbench-ng/examples/netbench.load" \
 	-D "$TMP/d" --json "$TMP/r.json" 2 >"$TMP/run.out" 2>&1 ||
