@@ -120,3 +120,24 @@ umount_retry() {
 	sleep 1
 	umount "$1" 2>/dev/null || umount -l "$1"
 }
+
+# bench_tmpfs NAME SIZE: a work directory $work (/tmp/dbng-NAME.XXXXXX)
+# and in it a private tmpfs of SIZE at $mnt, both undone on any exit, with
+# the job start_timed left running ($job); job control on (start_timed)
+bench_tmpfs() {
+	work=$(mktemp -d "/tmp/dbng-$1.XXXXXX")
+	mnt=$work/tmpfs
+	job=
+	trap bench_tmpfs_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	set -m
+	mkdir -p "$mnt"
+	mount -t tmpfs -o "size=$2" "dbng-$1" "$mnt"
+}
+
+bench_tmpfs_cleanup() {
+	stop_job
+	mountpoint -q "$mnt" 2>/dev/null && umount_retry "$mnt"
+	rm -rf "$work"
+}

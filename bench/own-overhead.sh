@@ -37,20 +37,7 @@ LOADFILE=${LOADFILE:-/usr/share/dbench/client.txt}
 [ -x "$DBENCH" ] || { echo "own-overhead.sh: no $DBENCH (apt-get install dbench)" >&2; exit 2; }
 [ -r "$LOADFILE" ] || { echo "own-overhead.sh: no $LOADFILE (apt-get install dbench)" >&2; exit 2; }
 
-work=$(mktemp -d /tmp/dbng-own.XXXXXX)
-mnt=$work/tmpfs
-job=
-cleanup() {
-	stop_job
-	mountpoint -q "$mnt" 2>/dev/null && umount_retry "$mnt"
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-set -m
-mkdir -p "$mnt"
-mount -t tmpfs -o size=2G dbng-own "$mnt"
+bench_tmpfs own 2G
 
 # rate OUT: execute-phase lines/s from the progress lines
 rate() {

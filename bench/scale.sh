@@ -65,20 +65,7 @@ bench_env >"$RESULTS_DIR/env.txt"
 nice0=$(ps -o ni= $$)
 renice -n -20 $$ >/dev/null
 back=$((nice0 - $(ps -o ni= $$)))
-work=$(mktemp -d /tmp/dbng-scale.XXXXXX)
-mnt=$work/tmpfs
-job=
-cleanup() {
-	stop_job
-	mountpoint -q "$mnt" 2>/dev/null && umount_retry "$mnt"
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-set -m
-mkdir -p "$mnt"
-mount -t tmpfs -o size=4G dbng-scale "$mnt"
+bench_tmpfs scale 4G
 cat >"$work/small.load" <<'X'
 Deltree "\clients\client1" NT_STATUS_OK
 Mkdir "\clients" NT_STATUS_OK
