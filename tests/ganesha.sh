@@ -132,3 +132,18 @@ ganesha_stop_all() {
 		RPCBIND=
 	fi
 }
+
+# ganesha_syncs ARGS...: how many fsync/fdatasync calls ganesha made during
+# "$DBNG -B nfs $U ARGS... 1" (which must exit 0), traced with strace
+ganesha_traced() { ! grep -q '^TracerPid:[[:space:]]*0$' /proc/"$GANESHA"/task/*/status; }
+ganesha_syncs() {
+	local st
+	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace.out" -p "$GANESHA" 2>"$TMP/strace.err" &
+	st=$!
+	at_exit "kill $st"
+	wait_until 30 ganesha_traced || fail "strace did not attach to ganesha: $(cat "$TMP/strace.err")"
+	expect_rc 0 "$DBNG" -B nfs "$U" "$@" 1 >"$TMP/out"
+	kill "$st"
+	wait "$st" 2>/dev/null
+	grep -cE '(fsync|fdatasync)\(' "$TMP/strace.out"
+}

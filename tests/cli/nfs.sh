@@ -126,22 +126,12 @@ untouched
 
 note "-s: every WriteX is FILE_SYNC (ganesha fsyncs each); without, Close's COMMIT syncs once"
 command -v strace >/dev/null || skip "strace not installed (apt-get install strace)"
-# syncs SYNC_OPT: the fsync/fdatasync calls of ganesha during a run of
-# w.load (16 + 1 writes, 1 client)
-traced() { ! grep -q '^TracerPid:[[:space:]]*0$' /proc/"$GANESHA"/task/*/status; }
-syncs() {
-	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace.out" -p "$GANESHA" 2>"$TMP/strace.err" &
-	ST=$!
-	at_exit "kill $ST"
-	wait_until 30 traced || fail "strace did not attach to ganesha: $(cat "$TMP/strace.err")"
-	expect_rc 0 "$DBNG" -B nfs "$U" "$@" --run-once -c "$TMP/w.load" 1 >"$TMP/out"
-	kill "$ST"
-	wait "$ST" 2>/dev/null
-	grep -cE '(fsync|fdatasync)\(' "$TMP/strace.out"
-}
-plain=$(syncs)
-sync=$(syncs -s)
-fsync=$(syncs -F)
+# the fsync/fdatasync calls of ganesha during a run of w.load (16 + 1
+# writes, 1 client): ganesha_syncs (tests/ganesha.sh)
+w=(--run-once -c "$TMP/w.load")
+plain=$(ganesha_syncs "${w[@]}")
+sync=$(ganesha_syncs "${w[@]}" -s)
+fsync=$(ganesha_syncs "${w[@]}" -F)
 echo "ganesha's syncs: $plain without -s, $sync with -s, $fsync with -F"
 [ "$plain" -le 3 ] || fail "$plain syncs without -s: the writes were not UNSTABLE"
 [ "$sync" -ge 17 ] || fail "only $sync syncs with -s: the writes were not FILE_SYNC"

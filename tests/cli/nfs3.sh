@@ -117,19 +117,8 @@ for st in 0 2; do
 		echo 'COMMIT3 "/clients/client1/w" 0x00000000'
 	} >"$TMP/w$st.load"
 done
-traced() { ! grep -q '^TracerPid:[[:space:]]*0$' /proc/"$GANESHA"/task/*/status; }
-syncs() {
-	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace.out" -p "$GANESHA" 2>"$TMP/strace.err" &
-	ST=$!
-	at_exit "kill $ST"
-	wait_until 30 traced || fail "strace did not attach to ganesha: $(cat "$TMP/strace.err")"
-	expect_rc 0 "$DBNG" -B nfs "$U" --run-once -c "$1" 1 >"$TMP/out"
-	kill "$ST"
-	wait "$ST" 2>/dev/null
-	grep -cE '(fsync|fdatasync)\(' "$TMP/strace.out"
-}
-unstable=$(syncs "$TMP/w0.load")
-filesync=$(syncs "$TMP/w2.load")
+unstable=$(ganesha_syncs --run-once -c "$TMP/w0.load")
+filesync=$(ganesha_syncs --run-once -c "$TMP/w2.load")
 echo "ganesha's syncs for 16 WRITE3 and a COMMIT3: $unstable with stable 0, $filesync with stable 2"
 [ "$unstable" -le 3 ] || fail "$unstable syncs with stable 0: the writes were not UNSTABLE"
 [ "$filesync" -ge 16 ] || fail "only $filesync syncs with stable 2: the writes were not FILE_SYNC"
