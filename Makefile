@@ -374,7 +374,8 @@ QUICK    := $(patsubst %,tests/cli/%.sh,$(wordlist 1,4,$(QUICK_SH))) \
 	    $(UT_BIN) $(patsubst %,tests/cli/%.sh,$(wordlist 5,99,$(QUICK_SH)))
 check-quick:
 	@scripts/install-deps.sh quick
-	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN)
+	@$(MAKE) --no-print-directory $(PROG) $(UT_BIN) $(PROBE_BIN) \
+		build/tools/gen_netbench
 	@tests/run.sh $(QUICK)
 
 bench: deps-check $(PROG)
