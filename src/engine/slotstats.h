@@ -167,14 +167,9 @@ static inline uint64_t ss_record_resp(struct slot_stats *ss, struct ss_gen *gn,
 				      char *pool, unsigned int g, int op,
 				      uint64_t due, uint64_t t0, uint64_t t1)
 {
-	uint64_t late = t0 > due ? t0 - due : 0;
-	uint64_t r = t1 - t0 + late;
+	uint64_t r = stats_resp_count(&ss->nresp, ss->late, ss->late_max, op,
+				      due, t0, t1);
 
-	ss->nresp++;
-	if (late > RESP_LATE_NS)
-		ss->late[op]++;
-	if (late > ss->late_max[op])
-		ss->late_max[op] = late;
 	ss_record(ss, gn, pool, g, SS_HIST(SS_RESP, op), r);
 	return r;
 }
@@ -186,10 +181,8 @@ static inline uint64_t ss_record_own(struct slot_stats *ss, struct ss_gen *gn,
 				     char *pool, unsigned int g, int op,
 				     uint64_t d, uint64_t fw)
 {
-	uint64_t own = fw < d ? d - fw : 0;
+	uint64_t own = stats_own_count(&ss->nown, ss->foreign_ns, op, d, fw);
 
-	ss->nown++;
-	ss->foreign_ns[op] += d - own;
 	ss_record(ss, gn, pool, g, SS_HIST(SS_OWN, op), own);
 	return own;
 }

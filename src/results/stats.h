@@ -52,6 +52,27 @@ void stats_add(struct stats *dst, const struct stats *src);
 void stats_add_series(struct stats *dst, const struct stats *src);
 
 /*
+ * stats_resp_count - the rule of stats_record_resp() without the
+ * histogram, for any counters laid out as struct stats's (the client
+ * slots' too, engine/slotstats.h): one more response time into *@nresp,
+ * a late start into @late[op], the largest lateness into @late_max[op].
+ * Returns the response time.
+ */
+static inline uint64_t stats_resp_count(uint64_t *nresp, uint64_t *late,
+					uint64_t *late_max, int op,
+					uint64_t due, uint64_t t0, uint64_t t1)
+{
+	uint64_t lt = t0 > due ? t0 - due : 0;
+
+	(*nresp)++;
+	if (lt > RESP_LATE_NS)
+		late[op]++;
+	if (lt > late_max[op])
+		late_max[op] = lt;
+	return t1 - t0 + lt;
+}
+
+/*
  * stats_record_resp - a paced op @op due at @due started at @t0 and ended
  * at @t1: its response time t1 - due into resp[op] (its service time,
  * t1 - t0, plus how late it started; an op that started before it was due
@@ -63,16 +84,23 @@ static inline uint64_t stats_record_resp(struct stats *st, int op,
 					 uint64_t due, uint64_t t0,
 					 uint64_t t1)
 {
-	uint64_t late = t0 > due ? t0 - due : 0;
-	uint64_t r = t1 - t0 + late;
+	uint64_t r = stats_resp_count(&st->nresp, st->late, st->late_max, op,
+				      due, t0, t1);
 
-	st->nresp++;
-	if (late > RESP_LATE_NS)
-		st->late[op]++;
-	if (late > st->late_max[op])
-		st->late_max[op] = late;
 	hist_record(&st->resp[op], r);
 	return r;
+}
+
+/* stats_own_count - the rule of stats_record_own() without the histogram,
+ * for any counters laid out as struct stats's: returns the own latency. */
+static inline uint64_t stats_own_count(uint64_t *nown, uint64_t *foreign_ns,
+				       int op, uint64_t d, uint64_t fw)
+{
+	uint64_t own = fw < d ? d - fw : 0;
+
+	(*nown)++;
+	foreign_ns[op] += d - own;
+	return own;
 }
 
 /*
@@ -83,10 +111,8 @@ static inline uint64_t stats_record_resp(struct stats *st, int op,
 static inline uint64_t stats_record_own(struct stats *st, int op, uint64_t d,
 					uint64_t fw)
 {
-	uint64_t own = fw < d ? d - fw : 0;
+	uint64_t own = stats_own_count(&st->nown, st->foreign_ns, op, d, fw);
 
-	st->nown++;
-	st->foreign_ns[op] += d - own;
 	hist_record(&st->own[op], own);
 	return own;
 }
