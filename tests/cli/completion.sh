@@ -8,17 +8,24 @@
 
 COMP=${COMPLETION:-$ROOT/completion/dbench-ng.bash}
 [ -r "$COMP" ] || fail "no completion file $COMP"
-BIN=${BINDIR:-$TMP/bin}
-if [ -z "${BINDIR:-}" ]; then
-	mkdir -p "$BIN"
-	for n in dbench-ng tbench-ng tbench-ng-srv; do ln -s "$DBNG" "$BIN/$n"; done
-	# under SAN=1 Open MPI leaves allocations at exit that LeakSanitizer
-	# reports (as in mpi.sh): dbench-ng-mpi's --help without the leak
-	# check, dbench-ng's with it
-	[ -x "$ROOT/dbench-ng-mpi" ] &&
-		printf '#!/bin/sh\nASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" exec %q "$@"\n' \
-			"$ROOT/dbench-ng-mpi" >"$BIN/dbench-ng-mpi" &&
-		chmod +x "$BIN/dbench-ng-mpi"
+# the programs completion runs, by their names, from BINDIR or the tree
+BIN=$TMP/bin
+mkdir -p "$BIN"
+for n in dbench-ng tbench-ng tbench-ng-srv; do
+	if [ -n "${BINDIR:-}" ]; then
+		ln -s "$BINDIR/$n" "$BIN/$n"
+	else
+		ln -s "$DBNG" "$BIN/$n"
+	fi
+done
+# under SAN=1 Open MPI leaves allocations at exit that LeakSanitizer
+# reports (as in mpi.sh): dbench-ng-mpi's --help without the leak check,
+# dbench-ng's with it
+MPI=${BINDIR:-$ROOT}/dbench-ng-mpi
+if [ -x "$MPI" ]; then
+	printf '#!/bin/sh\nASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" exec %q "$@"\n' \
+		"$MPI" >"$BIN/dbench-ng-mpi"
+	chmod +x "$BIN/dbench-ng-mpi"
 fi
 
 # comp WORD...: what completing the last WORD gives, space-separated and
