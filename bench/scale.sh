@@ -31,13 +31,24 @@
 #              first cleanup line, in ms per second;
 #   past       seconds from the end of the run (release + warmup + -t)
 #              to the exit of the command (every client gone).
+# and, up to STALL_MAX (1000) clients,
+#   ng-stall   dbench-ng with the eight-line loadfile on faultfs
+#              (tests/faultfs, built here; over the private tmpfs), which
+#              delays one write of the middle client by STALL_MS (2000)
+#              ms STALL_AT (4000) ms after it mounts; the watchdog
+#              (--stall-threshold 500) must report it: "stall: caught"
+#              with the event's client, op, duration and whether the
+#              client's kernel stack was read while it was stuck, or
+#              "stall: MISSED" (the row's other columns as above).
 # Goals (issue 28): 10000 clients released in under 10 s and gone within
-# 2 s of the end; the parent's tick under 10 ms per second at 10000.
+# 2 s of the end; the parent's tick under 10 ms per second at 10000; no
+# stall missed at 1000 busy clients.
 #
 # Run: sudo bench/scale.sh   (root: tmpfs; 10000 processes)
 # Environment: SECS [8] NS [100 1000 10000] DBENCH_NG [./dbench-ng]
 #              DBENCH [/usr/bin/dbench] OLD_NG [] OLD_MAX [1000]
-#              CASES [ng-null ng-tmpfs db-tmpfs]
+#              CASES [ng-null ng-tmpfs db-tmpfs ng-stall]
+#              STALL_MAX [1000] STALL_MS [2000] STALL_AT [4000]
 #              LIMIT [300]: seconds a run may take before it is killed
 #              RESULTS_DIR [bench/results/scale-DATE]
 set -eu
@@ -46,7 +57,10 @@ top=$PWD
 . bench/lib.sh
 SECS=${SECS:-8}
 NS=${NS:-100 1000 10000}
-CASES=${CASES:-ng-null ng-tmpfs db-tmpfs}
+CASES=${CASES:-ng-null ng-tmpfs db-tmpfs ng-stall}
+STALL_MAX=${STALL_MAX:-1000}
+STALL_MS=${STALL_MS:-2000}
+STALL_AT=${STALL_AT:-4000}
 DBENCH_NG=${DBENCH_NG:-./dbench-ng}
 DBENCH=${DBENCH:-/usr/bin/dbench}
 OLD_NG=${OLD_NG:-}
@@ -76,6 +90,29 @@ ReadX 1 0 4096 4096 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 Unlink "\clients\client1\f.dat" 0x6 NT_STATUS_OK
 X
+
+# faultfs for ng-stall, built as tests/faultfs/lib.sh builds it; its
+# mount (ffs_pid) goes on every exit path, before bench_tmpfs's
+ffs=
+ffs_pid=
+case " $CASES " in *" ng-stall "*)
+	if pkg-config --exists fuse3 && [ -c /dev/fuse ]; then
+		# shellcheck disable=SC2046
+		cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags fuse3) \
+			-o "$work/faultfs" tests/faultfs/*.c $(pkg-config --libs fuse3) &&
+			ffs=$work/faultfs
+	fi
+	[ -n "$ffs" ] || say "ng-stall: not run (needs libfuse3-dev and /dev/fuse)"
+	;;
+esac
+ffs_stop() {
+	[ -n "$ffs_pid" ] || return 0
+	fusermount3 -u -z "$mnt/ffs" 2>/dev/null || umount -l "$mnt/ffs" 2>/dev/null
+	kill "$ffs_pid" 2>/dev/null
+	wait "$ffs_pid" 2>/dev/null
+	ffs_pid=
+}
+trap 'stop_job; ffs_stop; bench_tmpfs_cleanup' EXIT
 
 now() { date +%s.%N; }
 # main-thread CPU of process @1 in clock ticks (utime + stime)
@@ -170,6 +207,44 @@ run() {
 	}')"
 }
 
+# run_stall N: the ng-stall row, then whether the injected stall was
+# reported (the JSON's events: the middle client's, on the delayed write)
+run_stall() {
+	local n=$1 k=$(($1 / 2)) j
+	j=$RESULTS_DIR/ng-stall-$n.json
+	rm -rf "${mnt:?}/back" && mkdir -p "$mnt/back" "$mnt/ffs"
+	"$ffs" "$mnt/back" "$mnt/ffs" -f --log "$RESULTS_DIR/ng-stall-$n.inj" \
+		--rule "write:clients/client$k/* delay=$STALL_MS after=$STALL_AT count=1" \
+		2>"$RESULTS_DIR/ng-stall-$n.ffs" &
+	ffs_pid=$!
+	for _ in $(seq 100); do mountpoint -q "$mnt/ffs" && break; sleep 0.1; done
+	mountpoint -q "$mnt/ffs" || { say "ng-stall $n: faultfs did not mount"; ffs_stop; return 0; }
+	run ng-stall "$n" "$DBENCH_NG" -c "$work/small.load" -D "$mnt/ffs" \
+		--stall-threshold 500 --json "$j" -t "$SECS" "$n"
+	ffs_stop
+	say "$("$PY" - "$j" "$k" "$STALL_MS" "$RESULTS_DIR/ng-stall-$n.inj" <<'P'
+import json, sys
+j, k, ms, inj = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+injected = sum(1 for l in open(inj) if l.rstrip().endswith(" start"))
+try:
+    st = json.load(open(j))["stalls"]
+except (OSError, ValueError) as e:
+    sys.exit("           stall: no result (%s)" % e)
+evs = [e for e in st["events"] if e["client"] == k and e["op"] == "WriteX"
+       and e["duration_ms"] >= ms]
+if not evs:
+    print("           stall: MISSED (client %d's %g ms WriteX, %d injected; %d events)"
+          % (k, ms, injected, len(st["events"])))
+else:
+    e = evs[0]
+    print("           stall: caught: client %d WriteX %.1f ms%s; %d events of %d clients in all"
+          % (k, e["duration_ms"],
+             ", its stack read while stuck" if e.get("samples") else ", no stack",
+             len(st["events"]), len({x["client"] for x in st["events"]})))
+P
+)"
+}
+
 say "scale.sh: -t $SECS, $(nproc) CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $NS; do
 	for c in $CASES; do
@@ -179,6 +254,7 @@ for n in $NS; do
 			-D "$mnt/d" -t "$SECS" "$n" ;;
 		db-tmpfs) [ -x "$DBENCH" ] && run db-tmpfs "$n" stdbuf -o0 "$DBENCH" \
 			-c "$work/small.load" -D "$mnt/d" -t "$SECS" "$n" ;;
+		ng-stall) [ -n "$ffs" ] && [ "$n" -le "$STALL_MAX" ] && run_stall "$n" ;;
 		esac
 		[ -n "$OLD_NG" ] && [ "$n" -le "$OLD_MAX" ] || continue
 		case $c in
