@@ -141,13 +141,10 @@ void client_set_foreign(struct client *cl, const volatile uint64_t *ctr)
 
 bool client_paced(const struct config *cfg, const struct program *prog)
 {
-	if (cfg->target_rate > 0)
-		return true;
-	for (uint32_t i = 0; i < prog->nops; i++) {
-		if (prog->ops[i].ts_ns)
-			return true;
-	}
-	return false;
+	/* every client asks this at its start: a scan of the ops here
+	 * made 10000 clients of client.txt (458k ops) take 13 s of CPU
+	 * before their release */
+	return cfg->target_rate > 0 || prog->paces;
 }
 
 int client_init(struct client *cl, int id, const struct config *cfg,

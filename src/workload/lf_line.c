@@ -346,6 +346,7 @@ int lf_parse_line(struct parser *ps, char *line, uint32_t prev_line)
 				       lf_shorten(tok[0], sh, sizeof(sh)));
 		op->ts_ns = (uint64_t)llround(ts * 1e9);
 		p->has_timestamps = 1;
+		p->paces |= op->ts_ns != 0;
 		first = 1;
 	}
 	if (n == first)

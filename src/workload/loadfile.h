@@ -96,6 +96,9 @@ struct program {
 	uint32_t nexprs;
 	uint32_t op_count[OP_NR];
 	int has_timestamps;
+	/* some op's timestamp is past 0: its clients are paced (client.h,
+	 * client_paced), found here once rather than by every client */
+	int paces;
 	char sha256[65];	/* of the loadfile text (after gunzip) */
 	/* ops in a mapping of huge pages of their own (lf_pack_ops), to
 	 * unmap in lf_free; NULL: ops is malloc's */

@@ -199,6 +199,7 @@ static void test_good_loadfile(void **state)
 	assert_int_equal(p->nlines, 33);
 	assert_int_equal(p->tail_lines, 2);
 	assert_int_equal(p->has_timestamps, 1);
+	assert_int_equal(p->paces, 1);
 	assert_int_equal(p->max_io, 131072);
 	for (uint32_t i = 0; i < p->nops; i++) {
 		check_op(p, i, &good_ops[i]);
@@ -254,6 +255,7 @@ static void test_paths_and_handles(void **state)
 	assert_int_equal(p->ops[3].path[0], bdoc);
 	assert_int_equal(p->ops[4].path[0], a);
 	assert_int_equal(p->has_timestamps, 0);
+	assert_int_equal(p->paces, 0);
 
 	/* handles: dense slots by first use; an fnum keeps its slot */
 	assert_int_equal(p->nhandles, 3);
@@ -471,6 +473,27 @@ static void test_timestamp_only_line(void **state)
 	expect_error(text, sizeof(text) - 1, 2, "");
 	if (strstr(err, "'1'") || strstr(err, "NT_STATUS_OK"))
 		fail_msg("message quotes a stale token: %s", err);
+}
+
+/* Timestamps that are all 0 do not pace (client_paced): there is no
+ * intended start to be late for; one past 0 anywhere does */
+static void test_zero_timestamps(void **state)
+{
+	static const char zero[] = "0 Qfsinfo 1 NT_STATUS_OK\n"
+				   "0.000 Qfsinfo 1 NT_STATUS_OK\n";
+	static const char late[] = "0 Qfsinfo 1 NT_STATUS_OK\n"
+				   "Qfsinfo 1 NT_STATUS_OK\n"
+				   "0.000001 Qfsinfo 1 NT_STATUS_OK\n";
+	struct program *p = parse_ok(zero, sizeof(zero) - 1);
+
+	(void)state;
+	assert_int_equal(p->has_timestamps, 1);
+	assert_int_equal(p->paces, 0);
+	lf_free(p);
+	p = parse_ok(late, sizeof(late) - 1);
+	assert_int_equal(p->paces, 1);
+	assert_int_equal(p->ops[2].ts_ns, 1000);
+	lf_free(p);
 }
 
 /*
@@ -753,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_nul_long_line_long_name),
 		cmocka_unit_test(test_timestamp_only_line),
+		cmocka_unit_test(test_zero_timestamps),
 		cmocka_unit_test(test_handle_order),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_long_messages),
