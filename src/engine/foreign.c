@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,13 +150,23 @@ void foreign_tick(struct foreign *f, bool measuring)
 }
 
 double foreign_own_mbps(uint64_t bytes, double measured_s, uint64_t wait_ns,
-			int nclients)
+			uint64_t runq_ns, double other_cpus, int nclients)
 {
-	double t = measured_s;
+	double t = measured_s, lost = (double)wait_ns / 1e9;
+	double bound = fmin((double)runq_ns / 1e9, other_cpus * t);
 
 	if (!(t > 0) || nclients <= 0)
 		return 0;
-	t -= (double)wait_ns / 1e9 / nclients;
+	/* Beside a burner two clients often share one CPU while it holds
+	 * the other: they wait for each other, not for it, yet the wait is
+	 * its doing.  So the run lost the larger of its direct foreign
+	 * wait and its run-queue wait up to the CPU time other programs
+	 * had (the most they can have taken from it); the latter corrects
+	 * kernel threads' and the clients' own contention only up to what
+	 * the other programs held */
+	if (bound > lost)
+		lost = bound;
+	t -= lost / nclients;
 	return t > 0 ? (double)bytes / 1e6 / t : 0;
 }
 
@@ -208,8 +219,10 @@ int foreign_fill(struct foreign *f, struct result *res)
 		rf->wait_ns += res->op[o].foreign_ns;
 		bytes += res->op[o].bytes;
 	}
-	rf->own_mbps = foreign_own_mbps(bytes, res->measured_s, rf->wait_ns,
-					res->nclients);
+	rf->own_mbps = foreign_own_mbps(
+		bytes, res->measured_s, rf->wait_ns, rf->runq_ns,
+		res->disturb.valid ? res->disturb.other_cpus : 0,
+		res->nclients);
 	fill_holders(f, rf);
 	return 0;
 }

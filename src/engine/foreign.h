@@ -58,9 +58,11 @@ void foreign_free(struct foreign *f);
 int foreign_schedstat(const char *proc, int pid, uint64_t *ns);
 
 /* The figures a run's end gives (foreign_own_mbps): bytes @bytes over
- * @measured_s less the mean foreign wait of @nclients clients that
- * waited @wait_ns in all; 0 when unknown */
+ * @measured_s less the mean time @nclients clients lost to other
+ * programs: the more of their foreign wait @wait_ns and their run-queue
+ * wait @runq_ns up to the CPU seconds other programs had (@other_cpus
+ * over @measured_s); 0 when unknown */
 double foreign_own_mbps(uint64_t bytes, double measured_s, uint64_t wait_ns,
-			int nclients);
+			uint64_t runq_ns, double other_cpus, int nclients);
 
 #endif

@@ -62,6 +62,13 @@ for o in ops:
     assert own["max"] <= lat["max"] and own["min"] <= lat["min"], o["name"]
 assert f["wait_ns"] == sum(o["foreign_ns"] for o in d["ops"]), f
 assert f["runq_ns"] >= 0 and f["own_mbps"] >= 0, f
+# the time lost to other programs: the foreign wait, or the run-queue
+# wait up to the CPU seconds the others had, whichever is more
+m, n = d["summary"]["measured_s"], d["summary"]["clients"]
+oc = (d.get("disturbance") or {}).get("other_cpus", 0)
+lost = max(f["wait_ns"], min(f["runq_ns"], oc * m * 1e9)) / 1e9
+want = sum(o["bytes"] for o in d["ops"]) / 1e6 / (m - lost / n)
+assert abs(f["own_mbps"] - want) <= 1e-6 * want, (f["own_mbps"], want, oc)
 if mode == "busy":
     assert f["wait_ns"] > 0, f
     assert any(o["own"]["sum"] < o["lat_ns"]["sum"] for o in ops)

@@ -9,6 +9,7 @@
  * measured phase from a fake /proc's schedstat files, a client that
  * exited keeping its last figure, and the corrected throughput.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,9 +195,39 @@ static void test_schedstat(void **state)
 static void test_own_mbps(void **state)
 {
 	(void)state;
-	assert_true(foreign_own_mbps(100000000, 10, 8000000000ULL, 4) == 12.5);
-	assert_true(foreign_own_mbps(100000000, 0, 0, 4) == 0);
-	assert_true(foreign_own_mbps(100000000, 1, 9000000000ULL, 4) == 0);
+	assert_true(foreign_own_mbps(100000000, 10, 8000000000ULL,
+				     8000000000ULL, 0, 4) == 12.5);
+	assert_true(foreign_own_mbps(100000000, 0, 0, 0, 0, 4) == 0);
+	assert_true(foreign_own_mbps(100000000, 1, 9000000000ULL,
+				     9000000000ULL, 0, 4) == 0);
+}
+
+/* Clients that waited for each other while other programs held a CPU:
+ * their run-queue wait counts up to the CPU seconds those programs had,
+ * never more, and none of it when no other program ran (a kernel that
+ * makes the clients or its threads contend still shows) */
+static void test_own_mbps_sibling_wait(void **state)
+{
+	double v;
+
+	(void)state;
+	/* 2 s foreign, 6 s in the run queue, others had 0.4 CPUs x 10 s:
+	 * 4 s lost, 1 s each of 4 clients: 100 MB over 9 s */
+	v = foreign_own_mbps(100000000, 10, 2000000000ULL, 6000000000ULL, 0.4,
+			     4);
+	assert_true(fabs(v - 100.0 / 9) < 1e-9);
+	/* 3 s in the run queue, under the 4 s the others had */
+	v = foreign_own_mbps(100000000, 10, 2000000000ULL, 3000000000ULL, 0.4,
+			     4);
+	assert_true(fabs(v - 100.0 / 9.25) < 1e-9);
+	/* nobody else ran: the direct foreign wait only */
+	v = foreign_own_mbps(100000000, 10, 2000000000ULL, 6000000000ULL, 0,
+			     4);
+	assert_true(fabs(v - 100.0 / 9.5) < 1e-9);
+	/* the direct wait is never undercut by the bound */
+	v = foreign_own_mbps(100000000, 10, 2000000000ULL, 6000000000ULL,
+			     0.1, 4);
+	assert_true(fabs(v - 100.0 / 9.5) < 1e-9);
 }
 
 int main(void)
@@ -207,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_moved_and_clamped),
 		cmocka_unit_test(test_schedstat),
 		cmocka_unit_test(test_own_mbps),
+		cmocka_unit_test(test_own_mbps_sibling_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
