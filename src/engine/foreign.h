@@ -59,7 +59,7 @@ int foreign_schedstat(const char *proc, int pid, uint64_t *ns);
 
 /* The figures a run's end gives (foreign_own_mbps): bytes @bytes over
  * @measured_s less the mean time @nclients clients lost to other
- * programs: the more of their foreign wait @wait_ns and their run-queue
+ * programs: the larger of their foreign wait @wait_ns and their run-queue
  * wait @runq_ns up to the CPU seconds other programs had (@other_cpus
  * over @measured_s); 0 when unknown */
 double foreign_own_mbps(uint64_t bytes, double measured_s, uint64_t wait_ns,
