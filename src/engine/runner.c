@@ -115,6 +115,7 @@ static int run_phases(struct runner *r)
 			.threshold_ns = (uint64_t)cfg->stall_ms * NSEC_PER_MSEC,
 			.poll_ns = 5 * NSEC_PER_MSEC,
 			.sample_ns = 100 * NSEC_PER_MSEC,
+			.max_samples = WATCHDOG_SAMPLES_PER_POLL,
 			.proc = "/proc",
 			.describe = runner_describe_stall,
 			.ctx = r,

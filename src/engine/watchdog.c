@@ -14,11 +14,20 @@
  * Memory is bounded whatever happens: the STALL_MAX_EVENTS longest events
  * are kept in full, every event is counted per op, and sampled stacks are
  * folded into at most STALL_MAX_FOLDED distinct ones with counts.
+ *
+ * So is the cost: a poll reads at most max_samples samples (three /proc
+ * files each) and PSI once, however many ops are stuck.  Ten thousand
+ * clients on two CPUs keep thousands stuck at once, and sampling each of
+ * them every sample_ns took a quarter of the machine from the run it
+ * measures.  A sample the budget defers stays due: the next poll begins
+ * with the client it stopped at, so every stuck op has its turn.  An
+ * event that ends before its first sample is counted (unsampled).
  */
 #include "watchdog.h"
 #include "watchdog_test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,21 +65,31 @@ struct watchdog {
 	 * whose nice value the watchdog's follows, and its own thread */
 	pid_t leader, tid;
 	int nice; /* the nice value last followed */
+	/* this poll: samples it may still take, the client the next poll
+	 * begins with, and PSI once read */
+	uint32_t budget;
+	int cursor;
+	bool psi_read;
+	struct result_psi psi[PSI_NR];
 };
 
 /* ------------------------------ /proc ---------------------------------- */
 
-/* Read a small /proc file into @buf; -errno on failure. */
+/* Read a small /proc file into @buf; -errno on failure.  No stdio: a
+ * FILE costs an allocation and an fstat, per file, per sample. */
 int watchdog_read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t got;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	n = fread(buf, 1, len - 1, f);
+	while (n < len - 1 && ((got = read(fd, buf + n, len - 1 - n)) > 0 ||
+			       (got < 0 && errno == EINTR)))
+		n += got > 0 ? (size_t)got : 0;
 	buf[n] = 0;
-	fclose(f);
+	close(fd);
 	return 0;
 }
 
@@ -198,6 +217,28 @@ static void sample(struct watchdog *wd, struct result_stall *ev, int pid,
 	s->stack = stack;
 }
 
+/* PSI as of this poll into @dst: read once, however many events open or
+ * end in it */
+static void psi_now(struct watchdog *wd, struct result_psi *dst)
+{
+	if (!wd->psi_read) {
+		watchdog_read_psi(wd->cfg.proc, wd->psi);
+		wd->psi_read = true;
+	}
+	memcpy(dst, wd->psi, sizeof(wd->psi));
+}
+
+/* A sample of @a if this poll's budget allows; false: it stays due */
+static bool sample_due(struct watchdog *wd, struct active *a, uint64_t now)
+{
+	if (!wd->budget)
+		return false;
+	wd->budget--;
+	sample(wd, &a->ev, a->ev.pid, (double)(now - a->start_ns) / 1e6);
+	a->next_sample_ns = now + wd->cfg.sample_ns;
+	return true;
+}
+
 /* ------------------------------ events --------------------------------- */
 
 static void fold(struct result_stalls *st, const char *stack, uint64_t n)
@@ -301,7 +342,7 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	if (wd->cfg.offcpu) /* its sleeps, their wakers (BPF) */
 		offcpu_close(wd->cfg.offcpu, client, a->start_ns + d, ended,
 			     now, ev);
-	watchdog_read_psi(wd->cfg.proc, ev->psi_end);
+	psi_now(wd, ev->psi_end);
 	if (ev->warmup) {
 		st->warmup_total++;
 		st->warmup_count[ev->op]++;
@@ -309,6 +350,7 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 			st->warmup_max_ms[ev->op] = ev->duration_ms;
 	} else {
 		st->total++;
+		st->unsampled += !ev->nsamples;
 		st->count[ev->op]++;
 		if (ev->duration_ms > st->max_ms[ev->op])
 			st->max_ms[ev->op] = ev->duration_ms;
@@ -331,7 +373,8 @@ static void finish(struct watchdog *wd, struct active *a, int client,
 	st->nevents++;
 }
 
-static void open_event(struct watchdog *wd, int client, uint64_t start,
+/* false: no sample yet, the budget of this poll is spent */
+static bool open_event(struct watchdog *wd, int client, uint64_t start,
 		       uint64_t head0, uint64_t now)
 {
 	struct client_slot *s = &wd->cfg.shm->slot[client];
@@ -344,7 +387,7 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
 	uint64_t wall;
 
 	if (!a)
-		return;
+		return true;
 	ev = &a->ev;
 	a->start_ns = start;
 	a->head0 = head0;
@@ -362,12 +405,12 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03uZ",
 		 (unsigned int)(wall % NSEC_PER_SEC / NSEC_PER_MSEC));
 	ev->start_time = strdup(when);
-	watchdog_read_psi(wd->cfg.proc, ev->psi_start);
-	sample(wd, ev, ev->pid, (double)(now - start) / 1e6);
-	a->next_sample_ns = now + wd->cfg.sample_ns;
+	psi_now(wd, ev->psi_start);
+	a->next_sample_ns = now; /* due: now, or at a later poll */
 	wd->active[client] = a;
 	if (wd->cfg.offcpu)
 		offcpu_open(wd->cfg.offcpu, client, start, now);
+	return sample_due(wd, a, now);
 }
 
 /*
@@ -378,7 +421,9 @@ static void open_event(struct watchdog *wd, int client, uint64_t start,
  */
 void watchdog_poll(struct watchdog *wd, uint64_t now)
 {
-	for (int i = 0; i < wd->cfg.nclients; i++) {
+	int n = wd->cfg.nclients, first = wd->cursor, deferred = -1;
+
+	for (int i = 0; i < n; i++) {
 		struct client_slot *s = &wd->cfg.shm->slot[i];
 
 		/* first: the record of the op seen in flight next, if it
@@ -388,11 +433,16 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 		wd->seen[i] = __atomic_load_n(&s->op_start_ns,
 					      __ATOMIC_ACQUIRE);
 	}
+	wd->budget = wd->cfg.max_samples ? wd->cfg.max_samples : UINT32_MAX;
+	wd->psi_read = false;
 	if (wd->cfg.offcpu)
 		offcpu_drain(wd->cfg.offcpu);
-	for (int i = 0; i < wd->cfg.nclients; i++) {
+	/* from the client the last poll's budget stopped at */
+	for (int k = 0; k < n; k++) {
+		int i = first + k < n ? first + k : first + k - n;
 		uint64_t head0 = wd->head0[i], start = wd->seen[i];
 		struct active *a = wd->active[i];
+		bool done = true;
 
 		if (a && start != a->start_ns) {
 			finish(wd, a, i, now, true);
@@ -400,14 +450,15 @@ void watchdog_poll(struct watchdog *wd, uint64_t now)
 			wd->active[i] = a = NULL;
 		}
 		if (!a && start && now > start &&
-		    now - start >= wd->cfg.threshold_ns) {
-			open_event(wd, i, start, head0, now);
-		} else if (a && now >= a->next_sample_ns) {
-			sample(wd, &a->ev, a->ev.pid,
-			       (double)(now - a->start_ns) / 1e6);
-			a->next_sample_ns = now + wd->cfg.sample_ns;
-		}
+		    now - start >= wd->cfg.threshold_ns)
+			done = open_event(wd, i, start, head0, now);
+		else if (a && now >= a->next_sample_ns)
+			done = sample_due(wd, a, now);
+		if (!done && deferred < 0)
+			deferred = i;
 	}
+	if (deferred >= 0)
+		wd->cursor = deferred;
 	if (wd->cfg.offcpu)
 		offcpu_settle(wd->cfg.offcpu, now, wd->seen);
 }
@@ -548,6 +599,7 @@ static int copy_active(struct result_stalls *st, const struct active *a,
 	int k = st->nevents;
 
 	st->total++;
+	st->unsampled += !a->ev.nsamples;
 	st->count[a->ev.op]++;
 	if (ms > st->max_ms[a->ev.op])
 		st->max_ms[a->ev.op] = ms;

@@ -28,12 +28,18 @@ struct shm;
 typedef void (*watchdog_describe_fn)(void *ctx, int client, uint32_t pc,
 				     struct result_stall *ev);
 
+/* what the run's watchdog samples a poll at most: with its poll of 5 ms,
+ * 800 samples (2400 small /proc reads) a second */
+#define WATCHDOG_SAMPLES_PER_POLL 4
+
 struct watchdog_cfg {
 	struct shm *shm;
 	int nclients;
 	uint64_t threshold_ns;	/* an op running longer is a stall */
 	uint64_t poll_ns;	/* how often the slots are read */
 	uint64_t sample_ns;	/* how often a stuck op is sampled again */
+	uint32_t max_samples;	/* samples a poll may take at most (the
+				   rest wait for the next); 0: no bound */
 	const char *proc;	/* "/proc" (tests may point elsewhere) */
 	watchdog_describe_fn describe;
 	void *ctx;

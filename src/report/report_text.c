@@ -319,6 +319,12 @@ static void stalls(FILE *f, const struct result *r)
 		report_stall_ops(f, st->warmup_count, st->warmup_max_ms);
 		fprintf(f, "), marked [warmup] below\n");
 	}
+	if (st->unsampled) /* the watchdog's budget (watchdog.h) */
+		fprintf(f,
+			"  %" PRIu64 " of them ended before their first "
+			"sample: more ops were stuck at once than the "
+			"watchdog samples\n",
+			st->unsampled);
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 

@@ -207,6 +207,9 @@ struct result_stalls {
 	int nfolded;			/* most frequent first */
 	struct result_folded folded[STALL_MAX_FOLDED];
 	uint64_t folded_other;		/* samples beyond STALL_MAX_FOLDED */
+	uint64_t unsampled;		/* events of the measured phase that
+					   ended before their first sample
+					   (the watchdog's budget) */
 	char *note;			/* e.g. why stacks could not be read */
 	struct result_offcpu_run offcpu; /* how they were explained (BPF or
 					   /proc), and where the stalled ops

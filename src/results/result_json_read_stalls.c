@@ -342,6 +342,9 @@ void read_stalls(struct reader *rd, json_t *o, struct result *r)
 		st->nfolded = (int)i + 1;
 	}
 	st->folded_other = get_u64(rd, o, w, "folded_other");
+	/* absent in results before the watchdog's budget: none */
+	if (json_object_get(o, "unsampled"))
+		st->unsampled = get_u64(rd, o, w, "unsampled");
 	st->note = get_str(rd, o, w, "note");
 	read_offcpu_run(rd, o, &st->offcpu);
 }

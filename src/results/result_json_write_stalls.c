@@ -242,6 +242,7 @@ json_t *stalls_json(const struct result_stalls *st)
 	}
 	set(o, "folded_stacks", fo);
 	set(o, "folded_other", u64(st->folded_other));
+	set(o, "unsampled", u64(st->unsampled));
 	set(o, "note", str_or_null(st->note));
 	offcpu_run_json(o, &st->offcpu);
 	return o;

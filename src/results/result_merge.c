@@ -131,6 +131,7 @@ static int merge_stalls(struct result_stalls *st, const struct result_stalls *h,
 	}
 	/* the same stack on two hosts is one stack seen more often */
 	st->folded_other += h->folded_other;
+	st->unsampled += h->unsampled;
 	for (int i = 0; i < h->nfolded; i++) {
 		const struct result_folded *f = &h->folded[i];
 		int k;

@@ -39,7 +39,7 @@ d["stalls"] = {
                 "samples": [{"t_ms": 5, "state": "\x1b", "wchan": H,
                              "stack": H, "repeat": 0}]}],
     "folded_stacks": [{"stack": H, "count": 3}], "folded_other": 0,
-    "note": H}
+    "unsampled": 1, "note": H}
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$DBNG" report "$TMP/hostile.json" --html "$TMP/hostile.html" >"$TMP/hostile.txt" ||
@@ -61,6 +61,11 @@ done
 [ "$(grep -c 'A\\x1B\[2J\\x0DB\\x07C\\xC2\\x9BD\\xC2\\x85E\\x7FF\\x09G\\x0AH execut_e Operatio_n' "$TMP/hostile.txt")" -ge 7 ] ||
 	fail "the strings are not shown escaped: $(cat -A "$TMP/hostile.txt" | sed -n '/Unexpected/,$p')"
 grep -q 'state \\x1B, wchan' "$TMP/hostile.txt" || fail "the state is not escaped"
+# the stalls the watchdog's budget left unsampled, in both reports
+for f in "$TMP/hostile.txt" "$TMP/hostile.html"; do
+	grep -q '1 of them ended before their first sample' "$f" ||
+		fail "$f: no line for the unsampled stall"
+done
 ! grep -q "execute\|Operation" <(sed -n '/Unexpected/,/^ Operation/p' "$TMP/hostile.txt" | sed '$d') ||
 	fail "a parser word in our sections"
 # compare quotes a result's backend name in its notes

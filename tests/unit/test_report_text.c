@@ -368,12 +368,15 @@ static void test_stalls(void **state)
 	st->nfolded = 1;
 	st->folded[0].stack = strdup("do_syscall_64;vfs_rename");
 	st->folded[0].count = 5;
+	st->unsampled = 1;
 	got = render(r, NULL);
 	assert_non_null(strstr(
 		got,
 		"\n"
 		" Stalls: 2 ops ran longer than 100 ms (Rename 2, max 503.250 "
 		"ms)\n"
+		"  1 of them ended before their first sample: more ops were "
+		"stuck at once than the watchdog samples\n"
 		"  #1 Rename 503.250 ms, client 1 (pid 77), started 3.500 s "
 		"into the measured phase (2026-12-01T10:00:00.123Z), "
 		"t.load:12\n"

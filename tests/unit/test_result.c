@@ -356,6 +356,7 @@ static void test_json_offcpu(void **state)
 	st->enabled = true;
 	st->threshold_ms = 100;
 	st->total = 1;
+	st->unsampled = 1;
 	st->count[OP_RENAME] = 1;
 	st->nevents = 1;
 	st->events[0].op = OP_RENAME;
@@ -400,6 +401,7 @@ static void test_json_offcpu(void **state)
 	assert_int_equal(result_write_json(a, path, err, sizeof(err)), 0);
 	assert_int_equal(result_load(path, &b, err, sizeof(err)), 0);
 	unlink(path);
+	assert_int_equal(b->stalls.unsampled, 1);
 	o = &b->stalls.events[0].offcpu;
 	assert_true(o->valid && o->partial);
 	assert_true(o->blocked_ms == 500.5 && o->runq_ms == 2.25);
@@ -532,10 +534,10 @@ static void test_json_duplicate_op(void **state)
 /*
  * A result written before the config object had stall_threshold_ms, json,
  * runs, backend_version, backend_options, no_bpf and allow_symlink_races,
- * and its stalls the method, still loads: the threshold is the watchdog's
- * (stalls), or 0 when it did not run; no JSON path; one run; the backend's
- * version not recorded (0), no backend options; BPF not turned off, no
- * method; symlink races not allowed.
+ * and its stalls the method and unsampled, still loads: the threshold is the
+ * watchdog's (stalls), or 0 when it did not run; no JSON path; one run; the
+ * backend's version not recorded (0), no backend options; BPF not turned off,
+ * no method; symlink races not allowed; no event without a sample.
  */
 static void test_json_old_format(void **state)
 {
@@ -556,6 +558,7 @@ static void test_json_old_format(void **state)
 	assert_int_equal(json_object_del(st, "method"), 0);
 	assert_int_equal(json_object_del(st, "method_note"), 0);
 	assert_int_equal(json_object_del(st, "bpf"), 0);
+	assert_int_equal(json_object_del(st, "unsampled"), 0);
 	for (int enabled = 0; enabled < 2; enabled++) {
 		json_object_set_new(st, "enabled", json_boolean(enabled));
 		json_object_set_new(st, "threshold_ms", json_real(150.0));
@@ -573,6 +576,7 @@ static void test_json_old_format(void **state)
 		assert_false(b->cfg.no_bpf);
 		assert_false(b->cfg.allow_races);
 		assert_null(b->stalls.offcpu.method);
+		assert_int_equal(b->stalls.unsampled, 0);
 		free(text);
 		result_free(b);
 		b = NULL;

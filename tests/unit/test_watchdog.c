@@ -72,7 +72,9 @@ static const char *const stack_b = "[<0>] schedule+0x1/0x2\n"
 #define FOLDED_A "do_syscall_64;vfs_rename;request_wait_answer [fuse]"
 #define FOLDED_B "do_syscall_64;schedule"
 
-static struct fix *fix_new(int nclients, bool stacks)
+/* @max_samples: the samples a poll may take, 0: no bound */
+static struct fix *fix_new_budget(int nclients, bool stacks,
+				  uint32_t max_samples)
 {
 	struct fix *f = calloc(1, sizeof(*f));
 	struct watchdog_cfg wc = {
@@ -80,6 +82,7 @@ static struct fix *fix_new(int nclients, bool stacks)
 		.threshold_ns = 100 * MS,
 		.poll_ns = 5 * MS,
 		.sample_ns = 100 * MS,
+		.max_samples = max_samples,
 		.describe = describe,
 	};
 	char path[128];
@@ -112,6 +115,11 @@ static struct fix *fix_new(int nclients, bool stacks)
 	assert_true(f->out.enabled);
 	assert_true(f->out.threshold_ms == 100.0);
 	return f;
+}
+
+static struct fix *fix_new(int nclients, bool stacks)
+{
+	return fix_new_budget(nclients, stacks, 0);
 }
 
 static void fix_free(struct fix *f)
@@ -417,6 +425,111 @@ static void test_bounded(void **state)
 	fix_free(f);
 }
 
+/* The events of @st that have a sample */
+static int sampled(const struct result_stalls *st)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->nevents; i++)
+		n += st->events[i].nsamples > 0;
+	return n;
+}
+
+/*
+ * Ten ops stuck at once, three samples a poll: each poll samples three,
+ * the next begins where the last stopped, so all ten have one after four
+ * polls; the copy counts those still without one, and every event keeps
+ * being sampled about every sample_ns.
+ */
+static void test_budget(void **state)
+{
+	struct fix *f = fix_new_budget(10, true, 3);
+	struct result_stalls c = {0};
+	uint64_t t0 = T0 + NSEC_PER_SEC;
+	const int want[] = {3, 6, 9, 10};
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		op_start(f, i, 0, t0);
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = t0 + 100 * MS + (uint64_t)k * 5 * MS;
+
+		watchdog_poll(f->wd, t);
+		assert_true(watchdog_copy(f->wd, t, &c));
+		assert_int_equal(c.total, 10);
+		assert_int_equal(c.nevents, 10);
+		assert_int_equal(sampled(&c), want[k]);
+		assert_int_equal(c.unsampled, 10 - want[k]);
+	}
+	for (uint64_t t = t0 + 120 * MS; t <= t0 + 420 * MS; t += 5 * MS)
+		watchdog_poll(f->wd, t);
+	watchdog_end(f->wd, t0 + 420 * MS);
+	assert_int_equal(f->out.nevents, 10);
+	assert_int_equal(f->out.unsampled, 0);
+	for (int i = 0; i < 10; i++) {
+		const struct result_stall *ev = &f->out.events[i];
+
+		/* one stack, folded: at +100..115, +200.., +300.., +400.. */
+		assert_int_equal(ev->nsamples, 1);
+		assert_int_equal(ev->samples[0].repeat, 3);
+	}
+	result_stalls_free(&c);
+	fix_free(f);
+}
+
+/*
+ * More due than the budget can take (30 stuck, one sample a poll of
+ * 5 ms, each due every 100 ms): the turns go round, so none waits for
+ * ever while the first ones come due again.
+ */
+static void test_budget_turns(void **state)
+{
+	struct fix *f = fix_new_budget(30, true, 1);
+	struct result_stalls c = {0};
+	uint64_t t0 = T0 + NSEC_PER_SEC, t;
+
+	(void)state;
+	for (int i = 0; i < 30; i++)
+		op_start(f, i, 0, t0);
+	for (t = t0 + 100 * MS; t < t0 + 250 * MS; t += 5 * MS)
+		watchdog_poll(f->wd, t);
+	assert_true(watchdog_copy(f->wd, t, &c));
+	assert_int_equal(c.nevents, 30);
+	assert_int_equal(sampled(&c), 30);
+	for (int i = 0; i < c.nevents; i++) /* 30 polls, 30 samples */
+		assert_int_equal(c.events[i].samples[0].repeat, 0);
+	result_stalls_free(&c);
+	watchdog_end(f->wd, t);
+	fix_free(f);
+}
+
+/* Ops that end before the budget reached them: events without a sample,
+ * counted as such; the ones sampled are not. */
+static void test_budget_unsampled(void **state)
+{
+	struct fix *f = fix_new_budget(10, true, 3);
+	uint64_t t0 = T0 + NSEC_PER_SEC;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		op_start(f, i, 0, t0);
+	watchdog_poll(f->wd, t0 + 100 * MS); /* samples clients 0-2 */
+	for (int i = 3; i < 10; i++)
+		op_end(f, i, t0, 102 * MS);
+	watchdog_poll(f->wd, t0 + 105 * MS);
+	watchdog_end(f->wd, t0 + 110 * MS);
+	assert_int_equal(f->out.total, 10);
+	assert_int_equal(f->out.unsampled, 7);
+	assert_int_equal(sampled(&f->out), 3);
+	for (int i = 0; i < f->out.nevents; i++) {
+		const struct result_stall *ev = &f->out.events[i];
+
+		assert_true(ev->ended == (ev->client >= 3));
+		assert_int_equal(ev->nsamples, ev->client < 3);
+	}
+	fix_free(f);
+}
+
 /* No /proc/PID/stack (not root): said once, samples without stacks. */
 static void test_no_stacks(void **state)
 {
@@ -540,6 +653,9 @@ int main(void)
 		cmocka_unit_test(test_ring_turned),
 		cmocka_unit_test(test_stuck_at_end),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_turns),
+		cmocka_unit_test(test_budget_unsampled),
 		cmocka_unit_test(test_no_stacks),
 		cmocka_unit_test(test_copy),
 	};
