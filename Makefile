@@ -129,6 +129,7 @@ UT_LAYER_watchdog    := engine
 UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine
+UT_LAYER_reapwalk    := engine
 UT_LAYER_disturb     := engine
 UT_LAYER_foreign     := engine
 UT_LAYER_client      := engine

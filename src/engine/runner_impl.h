@@ -23,6 +23,7 @@
 #include "foreign.h"
 #include "loadfile.h"
 #include "offcpu_bpf.h"
+#include "reapwalk.h"
 #include "result.h"
 #include "shm.h"
 #include "ticks.h"
@@ -38,6 +39,7 @@ struct runner {
 	pid_t *pids;
 	bool *reaped;
 	int nalive;
+	struct reapwalk rw; /* exits no SIGCHLD named (reapwalk.h) */
 	int barrier[2];
 	int sigfd;
 	pid_t parent;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "reapwalk.h"
 #include "stopsig.h"
 
 #include "runner_impl.h"
@@ -187,8 +188,9 @@ static void describe_death(struct runner *r, int p, pid_t pid, int sig,
  * A wait for one pid costs the kernel a look at that child, one for any a
  * walk over every child, and 10000 clients that exit at the end made that
  * 10000 walks of 10000 (seconds): the signalfd names the child of each
- * SIGCHLD, and the walk is left to runner_wait_events, once a wait ends
- * (a SIGCHLD that came while another was pending names no child).
+ * SIGCHLD, and the walk is left to runner_wait_events, when a wait ends
+ * and, while children exit, at most every REAP_WALK_NS (reapwalk.h: a
+ * SIGCHLD that came while another was pending names no child).
  */
 static void reap(struct runner *r, pid_t want)
 {
@@ -226,6 +228,7 @@ void runner_drain_signals(struct runner *r)
 	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			reap(r, (pid_t)si.ssi_pid);
+			reapwalk_sigchld(&r->rw); /* others may have merged */
 			continue;
 		}
 		if (!r->interrupted) {
@@ -277,15 +280,16 @@ void runner_drain_signals(struct runner *r)
 void runner_wait_events(struct runner *r, uint64_t until)
 {
 	struct pollfd pfd = {.fd = r->sigfd, .events = POLLIN};
-	uint64_t now = clock_ns();
-	int ms = until > now ? (int)((until - now + NSEC_PER_MSEC - 1) /
-				     NSEC_PER_MSEC)
-			     : 0;
+	uint64_t now = clock_ns(), end = reapwalk_until(&r->rw, until);
+	int ms =
+		end > now
+			? (int)((end - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)
+			: 0;
 	int rc = poll(&pfd, 1, ms);
 
 	if (rc > 0)
 		runner_drain_signals(r);
-	if (rc <= 0 || clock_ns() >= until)
+	if (reapwalk_due(&r->rw, clock_ns(), until, rc <= 0))
 		reap(r, -1); /* the children no SIGCHLD named */
 }
 
