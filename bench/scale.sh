@@ -31,6 +31,10 @@
 #              first cleanup line, in ms per second;
 #   past       seconds from the end of the run (release + warmup + -t)
 #              to the exit of the command (every client gone).
+#   maxlat     the run's longest op, in seconds (its Throughput line's
+#              max_latency): an op in flight at the end holds its client
+#              past the end by what is left of it, which no load
+#              generator can cut short.
 # and, up to STALL_MAX (1000) clients,
 #   ng-stall   dbench-ng with the eight-line loadfile on faultfs
 #              (tests/faultfs, built here; over the private tmpfs), which
@@ -154,7 +158,7 @@ P
 
 # run LABEL N CMD...: one run; prints its row
 run() {
-	local label=$1 n=$2 out t0 trel=0 w c0=0 c1=0 s0=0 s1=1 mem=0 shm=0 texit rc=0 killer
+	local label=$1 n=$2 out t0 trel=0 w c0=0 c1=0 s0=0 s1=1 mem=0 shm=0 texit rc=0 killer ml
 	shift 2
 	out=$RESULTS_DIR/$label-$n.out
 	rm -rf "${mnt:?}/d" && mkdir -p "$mnt/d"
@@ -197,13 +201,17 @@ run() {
 	fi
 	# the main thread's CPU over [s0, s1]; gone before s1: not known
 	[ "${c1:-0}" = 0 ] || [ "${c0:-0}" = 0 ] && c1=-1
+	# the longest op of the run (the Throughput line's, as dbench's):
+	# ops still in flight at the end hold their clients past it
+	ml=$(sed -n 's/^Throughput .*max_latency=\([0-9.]*\) ms.*/\1/p' "$out" | tail -1)
 	say "$(awk -v l="$label" -v n="$n" -v m="$mem" -v sh="$shm" -v t0="$t0" -v tr="$trel" \
 		-v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v hz="$(getconf CLK_TCK)" \
-		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" 'BEGIN {
+		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" -v ml="${ml:--1}" 'BEGIN {
 		tk = c1 < 0 ? "    n/a" : sprintf("%7.2f", (c1 - c0) * 1000 / hz / (s1 - s0))
-		printf "%-10s %6d  mem %8.1f MB %7.1f KB/client (shared %6.1f)  release %6.2f s  tick %s ms/s  past %6.2f s%s\n",
+		mx = ml < 0 ? "   n/a" : sprintf("%6.2f", ml / 1000)
+		printf "%-10s %6d  mem %8.1f MB %7.1f KB/client (shared %6.1f)  release %6.2f s  tick %s ms/s  past %6.2f s  maxlat %s s%s\n",
 			l, n, m, m * 1024 / n, sh * 1024 / n, tr - t0, tk, te - (tr + w + t),
-			rc ? "  (exit " rc ")" : ""
+			mx, rc ? "  (exit " rc ")" : ""
 	}')"
 }
 
