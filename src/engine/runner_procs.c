@@ -188,9 +188,10 @@ static void describe_death(struct runner *r, int p, pid_t pid, int sig,
  * A wait for one pid costs the kernel a look at that child, one for any a
  * walk over every child, and 10000 clients that exit at the end made that
  * 10000 walks of 10000 (seconds): the signalfd names the child of each
- * SIGCHLD, and the walk is left to runner_wait_events, when a wait ends
- * and, while children exit, at most every REAP_WALK_NS (reapwalk.h: a
- * SIGCHLD that came while another was pending names no child).
+ * SIGCHLD, and the walk is left to runner_wait_events, once a SIGCHLD
+ * was read: at most every REAP_WALK_NS while children exit, and when a
+ * wait ends (reapwalk.h: a SIGCHLD that came while another was pending
+ * names no child).
  */
 static void reap(struct runner *r, pid_t want)
 {

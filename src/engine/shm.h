@@ -4,8 +4,9 @@
  * header of run-wide flags and one slot per client.  No pointers inside,
  * so a forked child and the parent read it the same way.
  *
- * Writers: each slot is written only by its client (the parent only does
- * an atomic exchange of tick_max_ns); the header only by the parent,
+ * Writers: each slot is written only by its client (the parent only
+ * takes the tick's maxima, tick_max_ns and the like, with an atomic
+ * exchange: ticks.c, take_max); the header only by the parent,
  * except that a client sets stop when it fails or is told to stop: always
  * by shm_set_stop(), so the first reason stays.
  */

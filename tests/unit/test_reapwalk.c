@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test_reapwalk.c - when the parent walks its children for exits no
- * SIGCHLD named, on a fake clock: never while none is owed before the
- * wait's own end, within REAP_WALK_NS of a SIGCHLD however long the
- * wait was meant to be, at most once per REAP_WALK_NS while SIGCHLDs
- * keep coming, and at every timeout as before.
+ * SIGCHLD named, on a fake clock: never while none is owed (until
+ * REAP_SAFETY_NS since the last), within REAP_WALK_NS of a SIGCHLD
+ * however long the wait was meant to be, at most once per REAP_WALK_NS
+ * while SIGCHLDs keep coming, and at the end of a wait while one is
+ * owed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +20,11 @@
 #define S  NSEC_PER_SEC
 #define T0 (5 * S) /* the fake clock at the first wait */
 
-/* Nothing owed: the wait keeps its end, and only its end walks. */
+/*
+ * Nothing owed: the wait keeps its end, and neither that end (a tick)
+ * nor a timeout walks: no child exited unnamed since the last walk.
+ * Only REAP_SAFETY_NS after the last walk does one come, at any wakeup.
+ */
 static void test_nothing_owed(void **state)
 {
 	struct reapwalk w = {.last_ns = T0};
@@ -28,11 +33,32 @@ static void test_nothing_owed(void **state)
 	assert_int_equal(reapwalk_until(&w, T0 + S), T0 + S);
 	/* woken by another signal halfway: no walk */
 	assert_false(reapwalk_due(&w, T0 + S / 2, T0 + S, false));
-	/* the wait's end (a tick): a walk, as before */
-	assert_true(reapwalk_due(&w, T0 + S, T0 + S, false));
-	assert_int_equal(w.last_ns, T0 + S);
-	/* a timeout walks even if the clock reads short of the end */
-	assert_true(reapwalk_due(&w, T0 + S + 3 * MS, T0 + 2 * S, true));
+	/* the wait's end (a tick), a timeout: no walk either */
+	assert_false(reapwalk_due(&w, T0 + S, T0 + S, false));
+	assert_false(reapwalk_due(&w, T0 + S + 3 * MS, T0 + 2 * S, true));
+	assert_int_equal(w.last_ns, T0);
+	/* the net: a walk at the first wakeup REAP_SAFETY_NS after */
+	assert_false(
+		reapwalk_due(&w, T0 + REAP_SAFETY_NS - 1, T0 + 9 * S, true));
+	assert_true(reapwalk_due(&w, T0 + REAP_SAFETY_NS, T0 + 9 * S, false));
+	assert_int_equal(w.last_ns, T0 + REAP_SAFETY_NS);
+}
+
+/* Owed: a wait that ends walks, however soon after the last walk (a
+ * SIGCHLD read just after a walk may name a child that exited before). */
+static void test_owed_wait_ends(void **state)
+{
+	struct reapwalk w = {.last_ns = T0};
+
+	(void)state;
+	reapwalk_sigchld(&w);
+	/* woken by another event before REAP_WALK_NS: not yet */
+	assert_false(reapwalk_due(&w, T0 + MS, T0 + S, false));
+	/* the wait's own end, 5 ms after the walk: now */
+	assert_true(reapwalk_due(&w, T0 + 5 * MS, T0 + 5 * MS, false));
+	assert_false(w.owed);
+	reapwalk_sigchld(&w);
+	assert_true(reapwalk_due(&w, T0 + 6 * MS, T0 + S, true));
 }
 
 /*
@@ -97,6 +123,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nothing_owed),
+		cmocka_unit_test(test_owed_wait_ends),
 		cmocka_unit_test(test_merged_last),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_first),
