@@ -44,6 +44,14 @@ void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms)
 	}
 }
 
+void report_stall_unsampled(FILE *f, uint64_t n)
+{
+	fprintf(f,
+		"%" PRIu64 " of them ended before their first sample: more "
+		"ops were stuck at once than the watchdog samples",
+		n);
+}
+
 void report_tput_line(FILE *f, double tput, double max_latency_ms,
 		      const struct config *cfg)
 {
@@ -319,12 +327,11 @@ static void stalls(FILE *f, const struct result *r)
 		report_stall_ops(f, st->warmup_count, st->warmup_max_ms);
 		fprintf(f, "), marked [warmup] below\n");
 	}
-	if (st->unsampled) /* the watchdog's budget (watchdog.h) */
-		fprintf(f,
-			"  %" PRIu64 " of them ended before their first "
-			"sample: more ops were stuck at once than the "
-			"watchdog samples\n",
-			st->unsampled);
+	if (st->unsampled) { /* the watchdog's budget (watchdog.h) */
+		fputs("  ", f);
+		report_stall_unsampled(f, st->unsampled);
+		fputc('\n', f);
+	}
 	for (int k = 0; k < st->nevents && k < TEXT_STALLS; k++) {
 		const struct result_stall *ev = &st->events[k];
 

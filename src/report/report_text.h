@@ -71,6 +71,13 @@ void report_text_run(FILE *f, const struct result *r,
 void report_stall_ops(FILE *f, const uint64_t *count, const double *max_ms);
 
 /*
+ * report_stall_unsampled - "N of them ended before their first sample:
+ * ..." (no lead, no end), the stalls the watchdog's budget left
+ * unsampled (watchdog.h), as the text report and the HTML page say it.
+ */
+void report_stall_unsampled(FILE *f, uint64_t n);
+
+/*
  * What the spread of --runs needs of one run: kept in place of the run's
  * result, so that the memory of --runs N does not grow with N (a result
  * holds its histograms and its series, a megabyte or more).

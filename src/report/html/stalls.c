@@ -291,12 +291,10 @@ void html_stalls_section(FILE *f, const struct result *r)
 		report_stall_ops(f, st->warmup_count, st->warmup_max_ms);
 		fputs(")", f);
 	}
-	if (st->unsampled) /* the watchdog's budget (watchdog.h) */
-		fprintf(f,
-			".  %" PRIu64 " of them ended before their first "
-			"sample: more ops were stuck at once than the "
-			"watchdog samples",
-			st->unsampled);
+	if (st->unsampled) { /* the watchdog's budget (watchdog.h) */
+		fputs(".  ", f);
+		report_stall_unsampled(f, st->unsampled);
+	}
 	fprintf(f, ".  The %d longest, while they were stuck:</p>\n",
 		st->nevents);
 	fputs("<div class=\"scroll\">\n<table>\n<thead><tr><th>#</th>"
