@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ksyms.h"
 #include "result.h"
@@ -89,7 +90,12 @@ void offcpu_free(struct offcpu *oc)
 
 int offcpu_record(struct offcpu *oc, const void *data, size_t len)
 {
-	const struct offcpu_rec *r = data;
+	oc->taken++;
+	return oc_buffer(oc, data, len);
+}
+
+int oc_buffer(struct offcpu *oc, const struct offcpu_rec *r, size_t len)
+{
 	struct ivl v = {.bstack = -1, .wstack = -1};
 	struct procbuf *b;
 	int proc;
@@ -100,7 +106,6 @@ int offcpu_record(struct offcpu *oc, const void *data, size_t len)
 		oc->bad++;
 		return -1;
 	}
-	oc->records++;
 	v.off = r->off_ns;
 	v.wake = r->wake_ns;
 	v.on = r->on_ns;
@@ -145,10 +150,52 @@ int offcpu_record(struct offcpu *oc, const void *data, size_t len)
 	return 0;
 }
 
+/* Records begun by @begun that the source has not handed over, less
+ * those the ring buffer had no room for (@c: its counters now) */
+static uint64_t behind(const struct offcpu *oc, uint64_t begun,
+		       const struct offcpu_counts *c)
+{
+	uint64_t due = begun > c->lost ? begun - c->lost : 0;
+
+	return due > oc->taken ? due - oc->taken : 0;
+}
+
+/*
+ * Take what the source has, and what was on its way at the call.  The BPF
+ * side counts a record as begun before it reserves its place in the ring
+ * buffer, and the ring is read in the order of the reservations: a record
+ * that a CPU is still writing (its vCPU stopped by the host, an interrupt
+ * in the middle) hides the ones reserved after it, though they were sent.
+ * The watchdog drains after it read the slots, so the record of an op it
+ * saw ended was begun before the count read here: the drain goes on until
+ * that many were handed over.  After OFFCPU_DRAIN_TRIES re-reads in vain
+ * (a record that never comes: a defect) the missing ones count as lost,
+ * which marks the stalls open meanwhile as lower bounds, and no later
+ * drain waits.
+ */
 void offcpu_drain(struct offcpu *oc)
 {
-	if (oc->cfg.src.drain)
+	struct offcpu_counts c = {0};
+	struct timespec pause = {0, OFFCPU_DRAIN_PAUSE_NS};
+	uint64_t begun;
+
+	if (!oc->cfg.src.drain)
+		return;
+	if (oc->cfg.src.counts && !oc->no_wait)
+		oc->cfg.src.counts(oc->cfg.src.ctx, &c);
+	begun = c.begun;
+	oc->cfg.src.drain(oc->cfg.src.ctx, oc);
+	for (int i = 0; begun && behind(oc, begun, &c); i++) {
+		if (i == OFFCPU_DRAIN_TRIES) {
+			oc->late += behind(oc, begun, &c);
+			oc->no_wait = true;
+			return;
+		}
+		if (i >= OFFCPU_DRAIN_SPINS)
+			nanosleep(&pause, NULL);
+		oc->cfg.src.counts(oc->cfg.src.ctx, &c);
 		oc->cfg.src.drain(oc->cfg.src.ctx, oc);
+	}
 }
 
 /* Losses so far: the BPF side's and ours */
@@ -161,7 +208,7 @@ uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c)
 	memset(c, 0, sizeof(*c));
 	if (oc->cfg.src.counts)
 		oc->cfg.src.counts(oc->cfg.src.ctx, c);
-	return c->lost + oc->overflow + oc->bad;
+	return c->lost + oc->overflow + oc->bad + oc->late;
 }
 
 size_t offcpu_buffered(const struct offcpu *oc)
@@ -217,7 +264,7 @@ void offcpu_fill(struct offcpu *oc, struct result_stalls *st)
 			       : "BPF stacks are raw addresses: no kernel "
 				 "symbols");
 	o->intervals = c.records;
-	o->lost = c.lost + oc->bad;
+	o->lost = c.lost + oc->bad + oc->late;
 	o->stack_errors = c.stack_errors;
 	o->overflow = oc->overflow;
 	o->stack_min_ms = (double)oc->cfg.stack_min_ns / 1e6;

@@ -38,7 +38,7 @@ struct offcpu_source {
 	/* the interval task @pid is in now (off_ns 0: on a CPU), for an op
 	 * still stuck at the end; 0, or -1 if unknown */
 	int (*peek)(void *ctx, uint32_t pid, struct offcpu_rec *r);
-	/* the BPF side's counters so far */
+	/* the BPF side's counters so far (none: a drain waits for nothing) */
 	void (*counts)(void *ctx, struct offcpu_counts *c);
 	void *ctx;
 };
@@ -60,11 +60,13 @@ struct offcpu_cfg {
 struct offcpu *offcpu_new(const struct offcpu_cfg *cfg);
 void offcpu_free(struct offcpu *oc);
 
-/* offcpu_record - one record of @len bytes (the short or the long form);
- * 0, or -1 if it is not one of ours (counted as lost). */
+/* offcpu_record - one record of @len bytes (the short or the long form)
+ * from the source; 0, or -1 if it is not one of ours (counted as lost). */
 int offcpu_record(struct offcpu *oc, const void *data, size_t len);
 
-/* offcpu_drain - take what arrived from the source */
+/* offcpu_drain - take what arrived from the source, and the records it
+ * had begun (counts.begun) but could not hand over yet, waiting for them
+ * at most about 10 ms (offcpu.c) */
 void offcpu_drain(struct offcpu *oc);
 
 /*

@@ -23,6 +23,12 @@
 #define OFFCPU_MAX_STACKS 65536 /* distinct stacks */
 #define ACC_PAIRS	  32	/* distinct pairs of one stalled op */
 #define RUN_PAIRS	  1024	/* distinct pairs of the run */
+/* a drain waits for records begun but not yet readable: re-reads at
+ * once, then with a pause of OFFCPU_DRAIN_PAUSE_NS, OFFCPU_DRAIN_TRIES
+ * re-reads in all (about 10 ms) */
+#define OFFCPU_DRAIN_SPINS    8
+#define OFFCPU_DRAIN_TRIES    208
+#define OFFCPU_DRAIN_PAUSE_NS 50000
 
 /* One off-CPU interval, as the bookkeeping keeps it. */
 struct ivl {
@@ -99,7 +105,12 @@ struct offcpu {
 	struct pidmap *pm; /* sorted by pid */
 	struct procbuf *buf;
 	struct acc **acc; /* per client, NULL: none open */
-	uint64_t records, bad, overflow;
+	uint64_t taken; /* records the source handed over */
+	uint64_t bad, overflow;
+	/* records begun that a drain waited for in vain (then no drain
+	 * waits again: offcpu_drain) */
+	uint64_t late;
+	bool no_wait;
 	/* the stacks: ids are indexes of stk, found by a hash table of
 	 * slots (index + 1, 0 empty) */
 	struct stk *stk;
@@ -122,5 +133,7 @@ char *oc_dup(const char *s);
 
 /* offcpu.c */
 uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c);
+/* offcpu_record() of a record not taken from the source (still_off) */
+int oc_buffer(struct offcpu *oc, const struct offcpu_rec *r, size_t len);
 
 #endif

@@ -191,7 +191,7 @@ static void still_off(struct offcpu *oc, struct acc *a, int proc,
 		return;
 	r.on_ns = now;
 	r.tgid = (uint32_t)m->pid;
-	if (offcpu_record(oc, &r, OFFCPU_REC_SHORT))
+	if (oc_buffer(oc, &r, OFFCPU_REC_SHORT))
 		return;
 	/* the record just buffered: not woken means still asleep */
 	absorb(oc, a, proc, start, now);

@@ -109,6 +109,8 @@ struct offcpu_bpf_cfg {
 /* The counters of the BPF side (its .bss), read at the end. */
 struct offcpu_counts {
 	__u64 records;	    /* intervals sent */
+	__u64 begun;	    /* records begun: counted before the ring
+			       buffer space is reserved (offcpu_drain) */
 	__u64 lost;	    /* the ring buffer was full: intervals lost */
 	__u64 stack_errors; /* a stack helper failed */
 	__u64 ctx_by;	    /* how a waker's context was told: 1 the

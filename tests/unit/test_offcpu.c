@@ -567,10 +567,17 @@ static void describe(void *ctx, int client, uint32_t pc,
 	ev->file = strdup("lock.load");
 }
 
-/* records to hand over at the watchdog's next drain */
+/*
+ * A fake source for the watchdog: the records to hand over at its next
+ * drain, and the BPF side's counters.  @hold drains pass before they are
+ * handed over: a record begun before them that a CPU was still writing
+ * hid them (the ring is read in the order of the reservations).
+ */
 struct pending {
-	struct fix *f;
 	int n;
+	int hold;
+	int drains; /* drains so far */
+	struct offcpu_counts counts;
 	struct offcpu_rec r[4];
 };
 
@@ -579,10 +586,101 @@ static struct pending pend;
 static void fake_drain(void *ctx, struct offcpu *oc)
 {
 	(void)ctx;
+	pend.drains++;
+	if (pend.hold > 0) {
+		pend.hold--;
+		return;
+	}
 	for (int i = 0; i < pend.n; i++)
 		assert_int_equal(
 			offcpu_record(oc, &pend.r[i], OFFCPU_REC_SHORT), 0);
 	pend.n = 0;
+}
+
+static void pend_counts(void *ctx, struct offcpu_counts *c)
+{
+	(void)ctx;
+	*c = pend.counts;
+}
+
+/* the watchdog over two clients' slots, with the fake source */
+struct wdfix {
+	struct shm *shm;
+	struct result_stalls out;
+	struct offcpu *oc;
+	struct watchdog *wd;
+};
+
+static void wdfix_new(struct wdfix *x, bool counts)
+{
+	struct watchdog_cfg wc = {
+		.nclients = 2,
+		.threshold_ns = 100 * MS,
+		.poll_ns = 5 * MS,
+		.sample_ns = 100 * MS,
+		.proc = "/nonexistent",
+		.describe = describe,
+		.out = &x->out,
+	};
+	struct offcpu_cfg c = {
+		.nprocs = 2, .cpp = 1, .pids = pids, .stack_min_ns = MS};
+
+	memset(x, 0, sizeof(*x));
+	memset(&pend, 0, sizeof(pend));
+	x->shm = shm_alloc(2);
+	assert_non_null(x->shm);
+	write_kallsyms(false);
+	c.kallsyms = kallsyms;
+	c.src.drain = fake_drain;
+	if (counts)
+		c.src.counts = pend_counts;
+	x->oc = offcpu_new(&c);
+	assert_non_null(x->oc);
+	wc.shm = x->shm;
+	wc.offcpu = x->oc;
+	x->shm->hdr.start_ns = T0 - NSEC_PER_SEC;
+	x->shm->hdr.warmup_end_ns = 0;
+	x->shm->slot[0].pid = 1000;
+	x->shm->slot[1].pid = 2000;
+	x->wd = watchdog_new(&wc);
+	assert_non_null(x->wd);
+}
+
+/* client 0's LockX from T0 stalls 290 ms; its sleep's record is pending
+ * and the client has ended the op (slow ring, then the clear) */
+static void wdfix_lock_ends(struct wdfix *x)
+{
+	struct client_slot *s = &x->shm->slot[0];
+
+	s->op_start_ns = T0;
+	watchdog_poll(x->wd, T0 + 100 * MS); /* opens */
+	watchdog_poll(x->wd, T0 + 200 * MS);
+	pend.r[pend.n++] = (struct offcpu_rec){.off_ns = T0 + 10 * US,
+					       .wake_ns = T0 + 290 * MS,
+					       .on_ns = T0 + 290 * MS + 400 * US,
+					       .pid = 1000,
+					       .tgid = 1000,
+					       .state = 1,
+					       .waker_pid = 2000,
+					       .waker_tgid = 2000,
+					       .waker_comm = "dbench-ng"};
+	s->slow[0] = (struct slow_rec){.start_ns = T0,
+				       .dur_ns = 290 * MS + 500 * US};
+	s->slow_head = 1;
+	s->op_start_ns = 0;
+}
+
+static void wdfix_free(struct wdfix *x)
+{
+	for (int i = 0; i < x->out.nevents; i++)
+		result_stall_free(&x->out.events[i]);
+	for (int i = 0; i < x->out.nfolded; i++)
+		free(x->out.folded[i].stack);
+	free(x->out.note);
+	result_offcpu_run_free(&x->out.offcpu);
+	offcpu_free(x->oc);
+	unlink(kallsyms);
+	shm_free(x->shm, 2);
 }
 
 /*
@@ -593,78 +691,86 @@ static void fake_drain(void *ctx, struct offcpu *oc)
  */
 static void test_watchdog(void **state)
 {
-	struct shm *shm = shm_alloc(2);
-	struct result_stalls out = {0};
-	struct offcpu *oc;
-	struct watchdog *wd;
-	struct watchdog_cfg wc = {
-		.shm = shm,
-		.nclients = 2,
-		.threshold_ns = 100 * MS,
-		.poll_ns = 5 * MS,
-		.sample_ns = 100 * MS,
-		.proc = "/nonexistent",
-		.describe = describe,
-		.out = &out,
-	};
-	struct offcpu_cfg c = {
-		.nprocs = 2, .cpp = 1, .pids = pids, .stack_min_ns = MS};
-	struct client_slot *s;
-	uint64_t t0 = T0;
+	struct wdfix x;
 
 	(void)state;
-	assert_non_null(shm);
-	write_kallsyms(false);
-	c.kallsyms = kallsyms;
-	c.src.drain = fake_drain;
-	oc = offcpu_new(&c);
-	assert_non_null(oc);
-	wc.offcpu = oc;
-	shm->hdr.start_ns = t0 - NSEC_PER_SEC;
-	shm->hdr.warmup_end_ns = 0;
-	shm->slot[0].pid = 1000;
-	shm->slot[1].pid = 2000;
-	wd = watchdog_new(&wc);
-	assert_non_null(wd);
-	s = &shm->slot[0];
-	s->op_start_ns = t0;
-	watchdog_poll(wd, t0 + 100 * MS); /* opens */
-	watchdog_poll(wd, t0 + 200 * MS);
-	/* it ends at +290.5 ms: record, then the slow ring, then clear */
-	pend.r[0] = (struct offcpu_rec){.off_ns = t0 + 10 * US,
-					.wake_ns = t0 + 290 * MS,
-					.on_ns = t0 + 290 * MS + 400 * US,
-					.pid = 1000,
-					.tgid = 1000,
-					.state = 1,
-					.waker_pid = 2000,
-					.waker_tgid = 2000,
-					.waker_comm = "dbench-ng"};
-	pend.n = 1;
-	s->slow[0] = (struct slow_rec){.start_ns = t0,
-				       .dur_ns = 290 * MS + 500 * US};
-	s->slow_head = 1;
-	s->op_start_ns = 0;
-	watchdog_poll(wd, t0 + 295 * MS);
-	watchdog_end(wd, t0 + 300 * MS);
-	assert_int_equal(out.total, 1);
-	assert_true(out.events[0].offcpu.valid);
-	assert_int_equal(out.events[0].offcpu.sleeps, 1);
-	assert_true(out.events[0].offcpu.blocked_ms == 289.99);
-	assert_int_equal(out.events[0].offcpu.waits[0].waker_client, 1);
-	assert_string_equal(out.offcpu.method, "bpf");
-	assert_int_equal(out.offcpu.npairs, 3);
-	assert_true(out.offcpu.pairs[0].ms == 289.99);
-	assert_int_equal(offcpu_buffered(oc), 0);
-	for (int i = 0; i < out.nevents; i++)
-		result_stall_free(&out.events[i]);
-	for (int i = 0; i < out.nfolded; i++)
-		free(out.folded[i].stack);
-	free(out.note);
-	result_offcpu_run_free(&out.offcpu);
-	offcpu_free(oc);
-	unlink(kallsyms);
-	shm_free(shm, 2);
+	wdfix_new(&x, false);
+	wdfix_lock_ends(&x);
+	watchdog_poll(x.wd, T0 + 295 * MS);
+	watchdog_end(x.wd, T0 + 300 * MS);
+	assert_int_equal(x.out.total, 1);
+	assert_true(x.out.events[0].offcpu.valid);
+	assert_int_equal(x.out.events[0].offcpu.sleeps, 1);
+	assert_true(x.out.events[0].offcpu.blocked_ms == 289.99);
+	assert_int_equal(x.out.events[0].offcpu.waits[0].waker_client, 1);
+	assert_string_equal(x.out.offcpu.method, "bpf");
+	assert_int_equal(x.out.offcpu.npairs, 3);
+	assert_true(x.out.offcpu.pairs[0].ms == 289.99);
+	assert_int_equal(offcpu_buffered(x.oc), 0);
+	wdfix_free(&x);
+}
+
+/*
+ * The record of the op seen ended is queued behind one that client 1's
+ * CPU is still writing: the first two reads of the ring hand over
+ * nothing.  The drain knows from the counters that two records were
+ * begun before it, waits for them, and the stall has its sleep, none
+ * lost.  (A drain that read the ring once left it with no sleep at all:
+ * 290 ms "on a CPU".)
+ */
+static void test_watchdog_behind(void **state)
+{
+	struct wdfix x;
+	int drains;
+
+	(void)state;
+	wdfix_new(&x, true);
+	wdfix_lock_ends(&x);
+	pend.r[pend.n++] = (struct offcpu_rec){.off_ns = T0 + 250 * MS,
+					       .on_ns = T0 + 251 * MS,
+					       .pid = 2000,
+					       .tgid = 2000};
+	pend.counts.begun = pend.counts.records = 2;
+	pend.hold = 2;
+	pend.drains = 0;
+	watchdog_poll(x.wd, T0 + 295 * MS);
+	drains = pend.drains;
+	watchdog_end(x.wd, T0 + 300 * MS);
+	assert_int_equal(x.out.total, 1);
+	assert_int_equal(x.out.events[0].offcpu.sleeps, 1);
+	assert_int_equal(drains, 3);
+	assert_true(x.out.events[0].offcpu.blocked_ms == 289.99);
+	assert_false(x.out.events[0].offcpu.partial);
+	assert_int_equal(x.out.offcpu.lost, 0);
+	wdfix_free(&x);
+}
+
+/*
+ * A record begun that never comes (a defect of the source): the drain
+ * gives up after its bounded re-reads, counts it lost, marks the stall
+ * open meanwhile as a lower bound, and no later drain waits.
+ */
+static void test_drain_gives_up(void **state)
+{
+	struct wdfix x;
+	int drains;
+
+	(void)state;
+	wdfix_new(&x, true);
+	wdfix_lock_ends(&x);
+	pend.counts.begun = 2; /* one is the op's, one never comes */
+	pend.counts.records = 1;
+	watchdog_poll(x.wd, T0 + 295 * MS);
+	drains = pend.drains;
+	assert_true(drains > 3);
+	watchdog_poll(x.wd, T0 + 300 * MS);
+	assert_int_equal(pend.drains, drains + 1);
+	watchdog_end(x.wd, T0 + 305 * MS);
+	assert_int_equal(x.out.total, 1);
+	assert_int_equal(x.out.events[0].offcpu.sleeps, 1);
+	assert_true(x.out.events[0].offcpu.partial);
+	assert_int_equal(x.out.offcpu.lost, 1);
+	wdfix_free(&x);
 }
 
 int main(void)
@@ -678,6 +784,8 @@ int main(void)
 		cmocka_unit_test(test_no_symbols),
 		cmocka_unit_test(test_ksyms),
 		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_watchdog_behind),
+		cmocka_unit_test(test_drain_gives_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

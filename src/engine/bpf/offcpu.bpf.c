@@ -331,6 +331,10 @@ static __always_inline void switched_in(struct task_struct *next,
 		return;
 	full = ts->state && ts->wake_ns &&
 	       ts->wake_ns - ts->off_ns >= cfg.stack_min_ns;
+	/* before the reservation, whose lock orders it before those of
+	 * the records reserved after this one: a drain that read it knows
+	 * of every record queued ahead of one it waits for (offcpu_drain) */
+	__sync_fetch_and_add(&counts.begun, 1);
 	if (full)
 		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	else
