@@ -52,15 +52,18 @@ struct offcpu *offcpu_new(const struct offcpu_cfg *cfg)
 		return NULL;
 	oc->cfg = *cfg;
 	oc->pm = calloc((size_t)cfg->nprocs, sizeof(*oc->pm));
+	oc->pid = calloc((size_t)cfg->nprocs, sizeof(*oc->pid));
 	oc->buf = calloc((size_t)cfg->nprocs, sizeof(*oc->buf));
 	oc->acc = calloc((size_t)nclients, sizeof(*oc->acc));
 	oc->pairs = calloc(RUN_PAIRS, sizeof(*oc->pairs));
-	if (!oc->pm || !oc->buf || !oc->acc || !oc->pairs) {
+	if (!oc->pm || !oc->pid || !oc->buf || !oc->acc || !oc->pairs) {
 		offcpu_free(oc);
 		return NULL;
 	}
-	for (int p = 0; p < cfg->nprocs; p++)
+	for (int p = 0; p < cfg->nprocs; p++) {
 		oc->pm[p] = (struct pidmap){cfg->pids[p], p};
+		oc->pid[p] = cfg->pids[p];
+	}
 	qsort(oc->pm, (size_t)cfg->nprocs, sizeof(*oc->pm), cmp_pid);
 	oc->cfg.pids = NULL; /* not kept */
 	return oc;
@@ -85,6 +88,7 @@ void offcpu_free(struct offcpu *oc)
 	free(oc->acc);
 	free(oc->buf);
 	free(oc->pm);
+	free(oc->pid);
 	free(oc);
 }
 
@@ -198,7 +202,10 @@ void offcpu_drain(struct offcpu *oc)
 	}
 }
 
-/* Losses so far: the BPF side's and ours */
+/* Losses so far: the BPF side's (its ring buffer full, a switch it did
+ * not see, a switch whose entry the task storage did not give: the
+ * last is counted again as unpaired, later, so it only marks the stalls
+ * open meanwhile) and ours */
 uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c)
 {
 	struct offcpu_counts z = {0};
@@ -208,7 +215,8 @@ uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c)
 	memset(c, 0, sizeof(*c));
 	if (oc->cfg.src.counts)
 		oc->cfg.src.counts(oc->cfg.src.ctx, c);
-	return c->lost + oc->overflow + oc->bad + oc->late;
+	return c->lost + c->unpaired + c->missed + oc->overflow + oc->bad +
+	       oc->late;
 }
 
 size_t offcpu_buffered(const struct offcpu *oc)
@@ -264,7 +272,7 @@ void offcpu_fill(struct offcpu *oc, struct result_stalls *st)
 			       : "BPF stacks are raw addresses: no kernel "
 				 "symbols");
 	o->intervals = c.records;
-	o->lost = c.lost + oc->bad + oc->late;
+	o->lost = c.lost + c.unpaired + oc->bad + oc->late;
 	o->stack_errors = c.stack_errors;
 	o->overflow = oc->overflow;
 	o->stack_min_ms = (double)oc->cfg.stack_min_ns / 1e6;

@@ -36,7 +36,9 @@ struct offcpu_source {
 	/* hand every record that arrived to offcpu_record() */
 	void (*drain)(void *ctx, struct offcpu *oc);
 	/* the interval task @pid is in now (off_ns 0: on a CPU), for an op
-	 * still stuck at the end; 0, or -1 if unknown */
+	 * still stuck at the end, and in on_ns the time of its last
+	 * switch-in that found no interval open (counts.unpaired; 0: none),
+	 * for an op that ended; 0, or -1 if unknown */
 	int (*peek)(void *ctx, uint32_t pid, struct offcpu_rec *r);
 	/* the BPF side's counters so far (none: a drain waits for nothing) */
 	void (*counts)(void *ctx, struct offcpu_counts *c);

@@ -232,6 +232,7 @@ static int src_peek(void *ctx, uint32_t pid, struct offcpu_rec *r)
 	memset(r, 0, sizeof(*r));
 	r->off_ns = ts.off_ns;
 	r->wake_ns = ts.wake_ns;
+	r->on_ns = ts.gap_ns; /* the peek's own use of it: offcpu.h */
 	r->pid = pid;
 	r->state = ts.state;
 	r->waker_pid = ts.waker_pid;

@@ -67,6 +67,7 @@ struct acc {
 	uint64_t blocked, runq;
 	uint32_t sleeps, preempted;
 	uint64_t lost0; /* the losses when it opened */
+	bool unseen;	/* a switch-in of its task was not seen */
 	int ntop;	/* its longest sleeps, longest first */
 	struct ivl top[STALL_MAX_WAITS];
 	int npairs;
@@ -103,9 +104,10 @@ struct offcpu {
 	struct ksyms *ks;  /* read at the end (names), NULL before or if it
 			      cannot be read */
 	struct pidmap *pm; /* sorted by pid */
+	int *pid;	   /* by process */
 	struct procbuf *buf;
 	struct acc **acc; /* per client, NULL: none open */
-	uint64_t taken; /* records the source handed over */
+	uint64_t taken;	  /* records the source handed over */
 	uint64_t bad, overflow;
 	/* records begun that a drain waited for in vain (then no drain
 	 * waits again: offcpu_drain) */

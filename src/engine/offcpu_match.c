@@ -178,23 +178,41 @@ static void still_off(struct offcpu *oc, struct acc *a, int proc,
 		      uint64_t start, uint64_t now)
 {
 	struct offcpu_rec r;
-	const struct pidmap *m = NULL;
-
-	for (int i = 0; i < oc->cfg.nprocs; i++) {
-		if (oc->pm[i].proc == proc)
-			m = &oc->pm[i];
-	}
-	if (!m || !oc->cfg.src.peek ||
-	    oc->cfg.src.peek(oc->cfg.src.ctx, (uint32_t)m->pid, &r) ||
+	if (!oc->cfg.src.peek ||
+	    oc->cfg.src.peek(oc->cfg.src.ctx, (uint32_t)oc->pid[proc], &r) ||
 	    !r.off_ns || r.off_ns < start || r.off_ns > now ||
 	    (r.wake_ns && r.wake_ns > now))
 		return;
 	r.on_ns = now;
-	r.tgid = (uint32_t)m->pid;
+	r.tgid = (uint32_t)oc->pid[proc];
 	if (oc_buffer(oc, &r, OFFCPU_REC_SHORT))
 		return;
 	/* the record just buffered: not woken means still asleep */
 	absorb(oc, a, proc, start, now);
+}
+
+/*
+ * Whether a switch of the task of @proc in the op from @start to @end was
+ * not seen.  Its entry (a peek) still holds an interval that began in the
+ * op: the op ended, so the task ran again, and the drain before took
+ * every record begun by then (a switch-in resets the open interval before
+ * its record is sent), so its switch-in was not seen.  Or a switch-in in
+ * the op found no interval open (the peek's on_ns: offcpu.h): its
+ * switch-out was not seen.  The BPF side counts both as unpaired, the
+ * first only at the task's next switch-out, and the stall may have been
+ * opened after the count; this marks the op itself.  Only with the
+ * client's own end (@end before @now): a later switch-out is after it.
+ */
+static bool unseen_switch(struct offcpu *oc, int proc, uint64_t start,
+			  uint64_t end)
+{
+	struct offcpu_rec r;
+
+	if (oc->no_wait || !oc->cfg.src.peek ||
+	    oc->cfg.src.peek(oc->cfg.src.ctx, (uint32_t)oc->pid[proc], &r))
+		return false;
+	return (r.off_ns >= start && r.off_ns < end) ||
+	       (r.on_ns > start && r.on_ns <= end);
 }
 
 /* Fill @w from interval @v of an op that started at @start */
@@ -229,13 +247,15 @@ void offcpu_close(struct offcpu *oc, int client, uint64_t end, bool ended,
 	absorb(oc, a, proc, a->start, end);
 	if (!ended)
 		still_off(oc, a, proc, a->start, now);
+	else if (end < now && unseen_switch(oc, proc, a->start, end))
+		a->unseen = true;
 	result_offcpu_free(o);
 	o->valid = true;
 	o->blocked_ms = (double)a->blocked / 1e6;
 	o->runq_ms = (double)a->runq / 1e6;
 	o->sleeps = a->sleeps;
 	o->preempted = a->preempted;
-	o->partial = oc_losses(oc, NULL) != a->lost0;
+	o->partial = a->unseen || oc_losses(oc, NULL) != a->lost0;
 	for (int i = 0; i < a->ntop; i++)
 		wait_of(oc, &a->top[i], a->start, &o->waits[o->nwaits++]);
 	for (int i = 0; i < a->nhold; i++) {

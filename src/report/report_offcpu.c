@@ -291,7 +291,8 @@ static void method(FILE *f, const struct result_offcpu_run *o)
 		o->intervals);
 	if (o->lost + o->overflow)
 		fprintf(f,
-			"%" PRIu64 " lost (ring buffer full), %" PRIu64
+			"%" PRIu64 " lost (ring buffer full, or switches "
+			"not seen), %" PRIu64
 			" over the bounds: figures of stalls then are lower "
 			"bounds",
 			o->lost, o->overflow);

@@ -9,7 +9,10 @@
 # re-renders it from the JSON.  Nothing rests on timing: under load a
 # LockX may wait mostly for a CPU, and then its sleep is short and
 # stackless, which the checks allow; the run is long enough that most are
-# not (at least one must be).
+# not (at least one must be).  A stall whose intervals were not all
+# seen (the kernel's task storage now and then gives a program no entry
+# for a client's switch: stalls.bpf.lost) must say it is a lower bound,
+# and is not held to the rest.
 . "$(dirname "$0")/../lib.sh"
 
 need_bpf
@@ -29,7 +32,9 @@ d = json.load(open(sys.argv[1]))
 st = d["stalls"]
 assert st["method"] == "bpf", (st["method"], st["method_note"])
 bpf = st["bpf"]
-assert bpf["intervals"] > 0 and bpf["lost"] == 0, bpf
+assert bpf["intervals"] > 0, bpf
+if bpf["lost"]:
+    print("note: %d intervals lost" % bpf["lost"])
 # the lock-release path: the unlocking fcntl, or a close that drops the
 # lock (the last turn, when the run ends)
 release = re.compile(r"posix_lock_inode|locks_remove_posix|locks_wake_up")
@@ -38,6 +43,10 @@ for e in st["events"]:
     o = e["offcpu"]
     assert o is not None, "event without off-CPU figures: %s" % e
     assert o["blocked_ms"] + o["runq_ms"] <= e["duration_ms"] + 0.001, e
+    if o["partial"]:
+        print("note: LockX of %.3f ms: lower bounds (%d sleeps)" %
+              (e["duration_ms"], o["sleeps"]))
+        continue
     assert o["sleeps"] >= 1 and o["waits"], e
     w = o["waits"][0]  # the longest sleep
     assert w["blocked_ms"] <= o["blocked_ms"] + 0.001, e
@@ -74,7 +83,7 @@ grep -Eq 'woken by client [01] \(pid [0-9]+\) in .*(posix_lock_inode|locks_remov
 	"$TMP/stalls" || fail "no 'woken by client' line with the release path"
 grep -q '^  where the stalled ops spent their time (BPF' "$TMP/stalls" ||
 	fail "no per-op table"
-grep -Eq '^  traced with BPF: [0-9]+ off-CPU intervals of the clients, none lost' \
+grep -Eq '^  traced with BPF: [0-9]+ off-CPU intervals of the clients, (none lost|[0-9]+ lost)' \
 	"$TMP/stalls" || fail "no line saying how the stalls were traced"
 ! grep -q 'execute\|Operation' "$TMP/stalls" ||
 	fail "the stall section contains a word dbench parsers look for"

@@ -465,6 +465,97 @@ static void test_still_stuck(void **state)
 	fix_free(f);
 }
 
+/*
+ * Switches the BPF programs did not see: a client's switch-out and
+ * switch-in must alternate.  One counted unpaired while a stall is open
+ * makes it a lower bound and counts as lost; an op that ended while its
+ * task's entry still holds an interval it opened (its switch-in was not
+ * seen, so no record came) is marked at its close, before the BPF side
+ * counts it at the task's next switch-out; so is one whose entry says
+ * a switch-in in it found no interval open (a switch-out not seen).
+ * An entry whose interval began after the op's end (a later
+ * switch-out), or an op closed without the client's own end (the time
+ * of the poll), is not.
+ */
+static void test_unpaired(void **state)
+{
+	struct fix *f = fix_new(1, false);
+	struct result_stall *ev = event(OP_LOCKX, false);
+	struct result_stalls st = {0};
+	uint64_t t0 = T0;
+
+	(void)state;
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->counts.unpaired = 1;
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_true(ev->offcpu.partial);
+	assert_int_equal(ev->offcpu.sleeps, 0);
+	event_free(ev);
+
+	/* the 300 ms lock wait whose switch-in was not seen */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open = (struct offcpu_rec){
+		.off_ns = t0 + 2 * MS, .pid = 1000, .state = 1};
+	f->have_open = true;
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_true(ev->offcpu.partial);
+	event_free(ev);
+
+	/* a switch-in in the op found no interval open: its switch-out
+	 * was not seen (the peek's on_ns) */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open = (struct offcpu_rec){.on_ns = t0 + 150 * MS, .pid = 1000};
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_true(ev->offcpu.partial);
+	event_free(ev);
+	/* ... before the op: not this op's */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open.on_ns = t0 - 1 * MS;
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_false(ev->offcpu.partial);
+	event_free(ev);
+
+	/* left the CPU after the op's end: the next op's, not a miss */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open.off_ns = t0 + 300 * MS;
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_false(ev->offcpu.partial);
+	event_free(ev);
+
+	/* the end is the poll's time (the client's record of the op was
+	 * overwritten): a switch-out before it may be after the op */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open.off_ns = t0 + 200 * MS;
+	offcpu_close(f->oc, 0, t0 + 305 * MS, true, t0 + 305 * MS, ev);
+	assert_false(ev->offcpu.partial);
+	event_free(ev);
+
+	/* another process's entry says nothing of this one */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->open = (struct offcpu_rec){
+		.off_ns = t0 + 2 * MS, .pid = 2000, .state = 1};
+	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
+	assert_false(ev->offcpu.partial);
+	event_free(ev);
+
+	fill(f, NULL, &st);
+	assert_int_equal(st.offcpu.lost, 1);
+	result_offcpu_run_free(&st.offcpu);
+	fix_free(f);
+}
+
 /* What is not ours is counted, not kept; kept sleeps are bounded */
 static void test_bounds(void **state)
 {
@@ -655,15 +746,16 @@ static void wdfix_lock_ends(struct wdfix *x)
 	s->op_start_ns = T0;
 	watchdog_poll(x->wd, T0 + 100 * MS); /* opens */
 	watchdog_poll(x->wd, T0 + 200 * MS);
-	pend.r[pend.n++] = (struct offcpu_rec){.off_ns = T0 + 10 * US,
-					       .wake_ns = T0 + 290 * MS,
-					       .on_ns = T0 + 290 * MS + 400 * US,
-					       .pid = 1000,
-					       .tgid = 1000,
-					       .state = 1,
-					       .waker_pid = 2000,
-					       .waker_tgid = 2000,
-					       .waker_comm = "dbench-ng"};
+	pend.r[pend.n++] =
+		(struct offcpu_rec){.off_ns = T0 + 10 * US,
+				    .wake_ns = T0 + 290 * MS,
+				    .on_ns = T0 + 290 * MS + 400 * US,
+				    .pid = 1000,
+				    .tgid = 1000,
+				    .state = 1,
+				    .waker_pid = 2000,
+				    .waker_tgid = 2000,
+				    .waker_comm = "dbench-ng"};
 	s->slow[0] = (struct slow_rec){.start_ns = T0,
 				       .dur_ns = 290 * MS + 500 * US};
 	s->slow_head = 1;
@@ -780,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_still_stuck),
+		cmocka_unit_test(test_unpaired),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_no_symbols),
 		cmocka_unit_test(test_ksyms),
