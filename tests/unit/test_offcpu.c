@@ -477,81 +477,74 @@ static void test_still_stuck(void **state)
  * switch-out), or an op closed without the client's own end (the time
  * of the poll), is not.
  */
+/* A LockX of client 0 from @t0 to @end, seen at the poll of @now (its
+ * entry: f->open): whether it is marked a lower bound */
+static bool lockx_partial(struct fix *f, uint64_t t0, uint64_t end,
+			  uint64_t now)
+{
+	struct result_stall *ev = event(OP_LOCKX, false);
+	bool partial;
+
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	offcpu_close(f->oc, 0, end, true, now, ev);
+	partial = ev->offcpu.partial;
+	assert_int_equal(ev->offcpu.sleeps, 0);
+	event_free(ev);
+	return partial;
+}
+
 static void test_unpaired(void **state)
 {
 	struct fix *f = fix_new(1, false);
-	struct result_stall *ev = event(OP_LOCKX, false);
+	struct result_stall *ev;
 	struct result_stalls st = {0};
 	uint64_t t0 = T0;
 
 	(void)state;
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	/* counted before it opened: not its loss */
 	f->counts.unpaired = 1;
+	assert_false(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
+	/* counted while it is open */
+	t0 += NSEC_PER_SEC;
+	ev = event(OP_LOCKX, false);
+	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
+	f->counts.unpaired = 2;
 	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
 	assert_true(ev->offcpu.partial);
-	assert_int_equal(ev->offcpu.sleeps, 0);
 	event_free(ev);
 
 	/* the 300 ms lock wait whose switch-in was not seen */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open = (struct offcpu_rec){
 		.off_ns = t0 + 2 * MS, .pid = 1000, .state = 1};
 	f->have_open = true;
-	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
-	assert_true(ev->offcpu.partial);
-	event_free(ev);
-
+	assert_true(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
 	/* a switch-in in the op found no interval open: its switch-out
 	 * was not seen (the peek's on_ns) */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open = (struct offcpu_rec){.on_ns = t0 + 150 * MS, .pid = 1000};
-	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
-	assert_true(ev->offcpu.partial);
-	event_free(ev);
+	assert_true(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
 	/* ... before the op: not this op's */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open.on_ns = t0 - 1 * MS;
-	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
-	assert_false(ev->offcpu.partial);
-	event_free(ev);
-
+	assert_false(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
 	/* left the CPU after the op's end: the next op's, not a miss */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open.off_ns = t0 + 300 * MS;
-	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
-	assert_false(ev->offcpu.partial);
-	event_free(ev);
-
+	assert_false(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
 	/* the end is the poll's time (the client's record of the op was
 	 * overwritten): a switch-out before it may be after the op */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open.off_ns = t0 + 200 * MS;
-	offcpu_close(f->oc, 0, t0 + 305 * MS, true, t0 + 305 * MS, ev);
-	assert_false(ev->offcpu.partial);
-	event_free(ev);
-
+	assert_false(lockx_partial(f, t0, t0 + 305 * MS, t0 + 305 * MS));
 	/* another process's entry says nothing of this one */
 	t0 += NSEC_PER_SEC;
-	ev = event(OP_LOCKX, false);
-	offcpu_open(f->oc, 0, t0, t0 + 100 * MS);
 	f->open = (struct offcpu_rec){
 		.off_ns = t0 + 2 * MS, .pid = 2000, .state = 1};
-	offcpu_close(f->oc, 0, t0 + 300 * MS, true, t0 + 305 * MS, ev);
-	assert_false(ev->offcpu.partial);
-	event_free(ev);
+	assert_false(lockx_partial(f, t0, t0 + 300 * MS, t0 + 305 * MS));
 
 	fill(f, NULL, &st);
-	assert_int_equal(st.offcpu.lost, 1);
+	assert_int_equal(st.offcpu.lost, 2);
 	result_offcpu_run_free(&st.offcpu);
 	fix_free(f);
 }
