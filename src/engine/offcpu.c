@@ -202,10 +202,8 @@ void offcpu_drain(struct offcpu *oc)
 	}
 }
 
-/* Losses so far: the BPF side's (its ring buffer full, a switch it did
- * not see, a switch whose entry the task storage did not give: the
- * last is counted again as unpaired, later, so it only marks the stalls
- * open meanwhile) and ours */
+/* Losses so far: the BPF side's (its ring buffer full, a switch that
+ * came without its event) and ours */
 uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c)
 {
 	struct offcpu_counts z = {0};
@@ -215,8 +213,7 @@ uint64_t oc_losses(const struct offcpu *oc, struct offcpu_counts *c)
 	memset(c, 0, sizeof(*c));
 	if (oc->cfg.src.counts)
 		oc->cfg.src.counts(oc->cfg.src.ctx, c);
-	return c->lost + c->unpaired + c->missed + oc->overflow + oc->bad +
-	       oc->late;
+	return c->lost + c->unpaired + oc->overflow + oc->bad + oc->late;
 }
 
 size_t offcpu_buffered(const struct offcpu *oc)

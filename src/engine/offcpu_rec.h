@@ -122,16 +122,11 @@ struct offcpu_counts {
 	__s64 waiting;	    /* clients runnable without a CPU now: the
 			       CPUs' rings of stretches are kept only
 			       while some are (offcpu_holder) */
-	__u64 unpaired;	    /* switches of a client the programs did
-			       not see, each an interval lost: a
-			       switch-in without the switch-out before
-			       it, or a switch-out while the interval
-			       before was still open */
-	__u64 missed;	    /* switches of a client whose entry its
-			       task storage did not give (the kernel
-			       returns NULL now and then: a few in 10^4
-			       switches measured on 6.18): unpaired
-			       counts each later, this one at once */
+	__u64 unpaired;	    /* switches of a client that came without
+			       a sched_switch event, each an interval
+			       lost: a switch-in without the switch-out
+			       before it, or a switch-out while the
+			       interval before was still open */
 };
 
 #endif

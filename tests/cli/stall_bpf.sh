@@ -10,9 +10,9 @@
 # LockX may wait mostly for a CPU, and then its sleep is short and
 # stackless, which the checks allow; the run is long enough that most are
 # not (at least one must be).  A stall whose intervals were not all
-# seen (the kernel's task storage now and then gives a program no entry
-# for a client's switch: stalls.bpf.lost) must say it is a lower bound,
-# and is not held to the rest.
+# seen (a switch of a client can come without a sched_switch event:
+# stalls.bpf.lost) must say it is a lower bound, and is not held to the
+# rest.
 . "$(dirname "$0")/../lib.sh"
 
 need_bpf

@@ -14,8 +14,9 @@
  * ring buffer: the interval's three times and the waker; for a sleep of
  * stack_min_ns or more also where it slept (bpf_get_task_stack: it has
  * not run since, and a short sleep costs no stack walk).  Drops are
- * counted, never silent, and so are a client's switches the programs
- * did not see (counts.unpaired: out and in must alternate).  The watchdog
+ * counted, never silent, and so are a client's switches that came
+ * without a sched_switch event (counts.unpaired: out and in must
+ * alternate).  The watchdog
  * (engine/offcpu.c) matches the records with the ops it saw run past the stall
  * threshold.
  */
@@ -193,18 +194,6 @@ static __always_inline struct offcpu_task *target(struct task_struct *t)
 	if (bpf_core_field_exists(t->bpf_storage) && !t->bpf_storage)
 		return 0;
 	return bpf_task_storage_get(&tasks, t, 0, 0);
-}
-
-/* @t has task storage but target() gave no entry: the kernel's
- * bpf_task_storage_get() returns NULL now and then for a task that has
- * one (seen on 6.18, a few in 10^4 switches of busy clients), and that
- * switch is lost.  Counted at once, so that the stalls open now are
- * lower bounds; a task with another program's storage and none of ours
- * counts too (it only marks them so) */
-static __always_inline void missed(struct task_struct *t)
-{
-	if (bpf_core_field_exists(t->bpf_storage) && t->bpf_storage)
-		__sync_fetch_and_add(&counts.missed, 1);
 }
 
 #define PF_KTHREAD 0x00200000u
@@ -398,8 +387,6 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	struct cpu_ring *cr;
 	__u64 now = 0;
 
-	if (!ts)
-		missed(prev);
 	/* @prev's stretch on this CPU ends: kept only while a client waits
 	 * for a CPU (a stretch that began before the wait is cut at its
 	 * start, so a start not updated meanwhile does no harm) */
@@ -445,8 +432,6 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	ts = target(next);
 	if (ts)
 		switched_in(next, ts, now ? now : bpf_ktime_get_ns());
-	else
-		missed(next);
 	return 0;
 }
 
@@ -457,8 +442,6 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	struct task_struct *cur;
 	__u64 now;
 
-	if (!ts)
-		missed(p); /* its waker and wakeup time are lost */
 	if (!ts || !ts->off_ns || !ts->state || ts->wake_ns)
 		return 0;
 	now = bpf_ktime_get_ns();
