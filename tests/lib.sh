@@ -28,8 +28,12 @@ _run_exit() {
 trap _run_exit EXIT
 trap 'exit 130' INT TERM
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+# skip's and fail's words go to the test's own output, through a copy of
+# it made here (fd 9): a check whose output is redirected, as in
+# expect_rc 1 CMD >"$TMP/out", still says why it failed
+exec 9>&1
+skip() { echo "SKIP: $*" >&9; exit 77; }
+fail() { echo "FAIL: $*" >&9; exit 1; }
 note() { echo "--- $*"; }
 
 # wait_until SECS CMD...: run CMD every 20 ms until it succeeds; return 1
