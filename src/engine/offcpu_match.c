@@ -178,6 +178,7 @@ static void still_off(struct offcpu *oc, struct acc *a, int proc,
 		      uint64_t start, uint64_t now)
 {
 	struct offcpu_rec r;
+
 	if (!oc->cfg.src.peek ||
 	    oc->cfg.src.peek(oc->cfg.src.ctx, (uint32_t)oc->pid[proc], &r) ||
 	    !r.off_ns || r.off_ns < start || r.off_ns > now ||

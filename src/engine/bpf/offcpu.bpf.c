@@ -16,9 +16,8 @@
  * not run since, and a short sleep costs no stack walk).  Drops are
  * counted, never silent, and so are a client's switches that came
  * without a sched_switch event (counts.unpaired: out and in must
- * alternate).  The watchdog
- * (engine/offcpu.c) matches the records with the ops it saw run past the stall
- * threshold.
+ * alternate).  The watchdog (engine/offcpu.c) matches the records with
+ * the ops it saw run past the stall threshold.
  */
 #include "vmlinux_min.h"
 
@@ -294,7 +293,8 @@ static long sum_best(__u64 i, void *ctx)
 /* The holder of the CPU of a client runnable from @from to @now (the
  * ring's last stretch is the task it just took the CPU from): the
  * stretch that overlaps most, and all of its task's overlap */
-static __always_inline void holder(struct offcpu_rec *r, __u64 from, __u64 now)
+static __always_inline void holder(struct offcpu_rec *r, __u64 from,
+				   __u64 now)
 {
 	struct scan sc = {.cr = ring(), .from = from, .now = now};
 	struct offcpu_stretch *e;
