@@ -67,7 +67,6 @@ struct acc {
 	uint64_t blocked, runq;
 	uint32_t sleeps, preempted;
 	uint64_t lost0; /* the losses when it opened */
-	bool unseen;	/* a switch-in of its task was not seen */
 	int ntop;	/* its longest sleeps, longest first */
 	struct ivl top[STALL_MAX_WAITS];
 	int npairs;

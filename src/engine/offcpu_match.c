@@ -242,21 +242,22 @@ void offcpu_close(struct offcpu *oc, int client, uint64_t end, bool ended,
 	struct result_offcpu *o = &ev->offcpu;
 	int proc = client / oc->cfg.cpp;
 	uint64_t dur, cpu;
+	bool unseen = false; /* a switch of its task came without an event */
 
 	if (!a)
 		return;
 	absorb(oc, a, proc, a->start, end);
 	if (!ended)
 		still_off(oc, a, proc, a->start, now);
-	else if (end < now && unseen_switch(oc, proc, a->start, end))
-		a->unseen = true;
+	else
+		unseen = end < now && unseen_switch(oc, proc, a->start, end);
 	result_offcpu_free(o);
 	o->valid = true;
 	o->blocked_ms = (double)a->blocked / 1e6;
 	o->runq_ms = (double)a->runq / 1e6;
 	o->sleeps = a->sleeps;
 	o->preempted = a->preempted;
-	o->partial = a->unseen || oc_losses(oc, NULL) != a->lost0;
+	o->partial = unseen || oc_losses(oc, NULL) != a->lost0;
 	for (int i = 0; i < a->ntop; i++)
 		wait_of(oc, &a->top[i], a->start, &o->waits[o->nwaits++]);
 	for (int i = 0; i < a->nhold; i++) {
