@@ -4,6 +4,11 @@
 # scale.sh: what many clients cost the load generator itself (issue 28).
 #
 # For 100, 1000 and 10000 clients (NS) runs
+#   floor      fork-floor (bench/fork-floor.c, built here): N processes
+#              with nothing of dbench-ng in them, forked, released at a
+#              barrier, reading the clock until the end, reaped: what the
+#              machine itself takes to start and end that many (its
+#              release and past are the floor under the rows below);
 #   ng-null    dbench-ng -B null (the default workload): the engine alone;
 #   ng-tmpfs   dbench-ng on a private tmpfs with an eight-line loadfile
 #              (a fresh directory; open, write 4 KB, read them, close,
@@ -51,7 +56,7 @@
 # Run: sudo bench/scale.sh   (root: tmpfs; 10000 processes)
 # Environment: SECS [8] NS [100 1000 10000] DBENCH_NG [./dbench-ng]
 #              DBENCH [/usr/bin/dbench] OLD_NG [] OLD_MAX [1000]
-#              CASES [ng-null ng-tmpfs db-tmpfs ng-stall]
+#              CASES [floor ng-null ng-tmpfs db-tmpfs ng-stall]
 #              STALL_MAX [1000] STALL_MS [2000] STALL_AT [4000]
 #              LIMIT [300]: seconds a run may take before it is killed
 #              RESULTS_DIR [bench/results/scale-DATE]
@@ -61,7 +66,7 @@ top=$PWD
 . bench/lib.sh
 SECS=${SECS:-8}
 NS=${NS:-100 1000 10000}
-CASES=${CASES:-ng-null ng-tmpfs db-tmpfs ng-stall}
+CASES=${CASES:-floor ng-null ng-tmpfs db-tmpfs ng-stall}
 STALL_MAX=${STALL_MAX:-1000}
 STALL_MS=${STALL_MS:-2000}
 STALL_AT=${STALL_AT:-4000}
@@ -94,6 +99,16 @@ ReadX 1 0 4096 4096 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 Unlink "\clients\client1\f.dat" 0x6 NT_STATUS_OK
 X
+
+floor=
+case " $CASES " in *" floor "*)
+	if ${CC:-cc} -std=gnu11 -O2 -Isrc/base -o "$work/fork-floor" bench/fork-floor.c; then
+		floor=$work/fork-floor
+	else
+		say "floor: not run (cannot build bench/fork-floor.c with ${CC:-cc})"
+	fi
+	;;
+esac
 
 # faultfs for ng-stall, built as tests/faultfs/lib.sh builds it; its
 # mount (ffs_pid) goes on every exit path, before bench_tmpfs's
@@ -207,10 +222,20 @@ run() {
 	say "$(awk -v l="$label" -v n="$n" -v m="$mem" -v sh="$shm" -v t0="$t0" -v tr="$trel" \
 		-v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v hz="$(getconf CLK_TCK)" \
 		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" -v ml="${ml:--1}" 'BEGIN {
-		tk = c1 < 0 ? "    n/a" : sprintf("%7.2f", (c1 - c0) * 1000 / hz / (s1 - s0))
+		# an execute line first seen after the end (a starved parent):
+		# its memory is that of clients on their way out, and a tick
+		# over less than 2 s is below the resolution of the CPU times
+		if (s0 >= tr + w + t)
+			m = 0
+		tk = c1 < 0 || s0 >= tr + w + t || s1 - s0 < 2 ? "    n/a" \
+			: sprintf("%7.2f", (c1 - c0) * 1000 / hz / (s1 - s0))
 		mx = ml < 0 ? "   n/a" : sprintf("%6.2f", ml / 1000)
-		printf "%-10s %6d  mem %8.1f MB %7.1f KB/client (shared %6.1f)  release %6.2f s  tick %s ms/s  past %6.2f s  maxlat %s s%s\n",
-			l, n, m, m * 1024 / n, sh * 1024 / n, tr - t0, tk, te - (tr + w + t),
+		# no execute line (the floor, a starved parent): not sampled,
+		# nor one seen after the end (above)
+		mm = m > 0 ? sprintf("%8.1f MB %7.1f KB/client (shared %6.1f)", m, m * 1024 / n, sh * 1024 / n) \
+			   : sprintf("%8s MB %7s KB/client (shared %6s)", "n/a", "n/a", "n/a")
+		printf "%-10s %6d  mem %s  release %6.2f s  tick %s ms/s  past %6.2f s  maxlat %s s%s\n",
+			l, n, mm, tr - t0, tk, te - (tr + w + t),
 			mx, rc ? "  (exit " rc ")" : ""
 	}')"
 }
@@ -257,6 +282,7 @@ say "scale.sh: -t $SECS, $(nproc) CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg)
 for n in $NS; do
 	for c in $CASES; do
 		case $c in
+		floor) [ -n "$floor" ] && run floor "$n" "$floor" "$n" "$SECS" ;;
 		ng-null) run ng-null "$n" "$DBENCH_NG" -B null -t "$SECS" "$n" ;;
 		ng-tmpfs) run ng-tmpfs "$n" "$DBENCH_NG" -c "$work/small.load" \
 			-D "$mnt/d" -t "$SECS" "$n" ;;
