@@ -134,8 +134,8 @@ ffs_stop() {
 trap 'stop_job; ffs_stop; bench_tmpfs_cleanup' EXIT
 
 now() { date +%s.%N; }
-# main-thread CPU of process @1 in clock ticks (utime + stime)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/task/$1/stat" 2>/dev/null || echo 0; }
+# main-thread CPU of process @1 in clock ticks (utime + stime); -1: gone
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/task/$1/stat" 2>/dev/null || echo -1; }
 # "MB" of process group @1 (its leader @1): the leader's Pss, the mean
 # Pss of up to 32 of the others (evenly spread: reading Pss walks the
 # page tables, 5 ms a process on a busy machine, too slow for 10000 of
@@ -173,7 +173,7 @@ P
 
 # run LABEL N CMD...: one run; prints its row
 run() {
-	local label=$1 n=$2 out t0 trel=0 w c0=0 c1=0 s0=0 s1=1 mem=0 shm=0 texit rc=0 killer ml
+	local label=$1 n=$2 out t0 trel=0 w c0=-1 c1=-1 s0=0 s1=0 mem=0 shm=0 texit rc=0 killer ml
 	shift 2
 	out=$RESULTS_DIR/$label-$n.out
 	rm -rf "${mnt:?}/d" && mkdir -p "$mnt/d"
@@ -194,12 +194,12 @@ run() {
 		# the execute phase, by the progress lines: the parent's CPU
 		# from its first line to the first cleanup line (before the
 		# clients exit), the memory after the first line
-		c0=0 c1=0 mem=0
+		mem=0
 		while kill -0 "$job" 2>/dev/null; do
 			grep -q ' execute ' "$out" && { c0=$(cpu_ticks "$job"); s0=$(now); break; }
 			sleep 0.05
 		done
-		[ "$c0" != 0 ] && read -r mem shm <<<"$(tree_mem "$job")"
+		[ "$s0" != 0 ] && read -r mem shm <<<"$(tree_mem "$job")"
 		while kill -0 "$job" 2>/dev/null; do
 			grep -q ' cleanup ' "$out" && { c1=$(cpu_ticks "$job"); s1=$(now); break; }
 			sleep 0.05
@@ -214,8 +214,9 @@ run() {
 		say "$(printf '%-10s %6d  did not release (exit %d): %s' "$label" "$n" "$rc" "$(tail -1 "$out")")"
 		return 0
 	fi
-	# the main thread's CPU over [s0, s1]; gone before s1: not known
-	[ "${c1:-0}" = 0 ] || [ "${c0:-0}" = 0 ] && c1=-1
+	# the main thread's CPU over [s0, s1]; a line not seen, or the
+	# process gone when it was read: not known
+	{ [ "$c0" -lt 0 ] || [ "$c1" -lt 0 ]; } && c1=-1
 	# the longest op of the run (the Throughput line's, as dbench's):
 	# ops still in flight at the end hold their clients past it
 	ml=$(sed -n 's/^Throughput .*max_latency=\([0-9.]*\) ms.*/\1/p' "$out" | tail -1)
