@@ -226,9 +226,11 @@ run() {
 		# an execute line first seen after the end (a starved parent):
 		# its memory is that of clients on their way out, and a tick
 		# over less than 2 s is below the resolution of the CPU times
-		if (s0 >= tr + w + t)
+		end = tr + w + t
+		late = s0 >= end
+		if (late)
 			m = 0
-		tk = c1 < 0 || s0 >= tr + w + t || s1 - s0 < 2 ? "    n/a" \
+		tk = c1 < 0 || late || s1 - s0 < 2 ? "    n/a" \
 			: sprintf("%7.2f", (c1 - c0) * 1000 / hz / (s1 - s0))
 		mx = ml < 0 ? "   n/a" : sprintf("%6.2f", ml / 1000)
 		# no execute line (the floor, a starved parent): not sampled,
@@ -236,7 +238,7 @@ run() {
 		mm = m > 0 ? sprintf("%8.1f MB %7.1f KB/client (shared %6.1f)", m, m * 1024 / n, sh * 1024 / n) \
 			   : sprintf("%8s MB %7s KB/client (shared %6s)", "n/a", "n/a", "n/a")
 		printf "%-10s %6d  mem %s  release %6.2f s  tick %s ms/s  past %6.2f s  maxlat %s s%s\n",
-			l, n, mm, tr - t0, tk, te - (tr + w + t),
+			l, n, mm, tr - t0, tk, te - end,
 			mx, rc ? "  (exit " rc ")" : ""
 	}')"
 }
