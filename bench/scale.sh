@@ -181,8 +181,15 @@ run() {
 	t0=$(now)
 	nice -n "$back" "$@" >"$out" 2>&1 </dev/null &
 	job=$!
-	# a run that does not end (dbench 4.0 at many clients) is killed
-	( sleep "$LIMIT"; kill -KILL -- "-$job" ) 2>/dev/null &
+	# a run that does not end (dbench 4.0 at many clients) is killed;
+	# the killer's sleep goes with it (a sleep left behind would hold
+	# the script's stdout open for LIMIT s: `scale.sh | tail` waited)
+	(
+		trap 'kill "$s"; exit 0' TERM
+		sleep "$LIMIT" &
+		s=$!
+		wait "$s" && kill -KILL -- "-$job"
+	) >/dev/null 2>&1 &
 	killer=$!
 	while kill -0 "$job" 2>/dev/null; do
 		grep -q '^releasing clients' "$out" && { trel=$(now); break; }
