@@ -9,6 +9,12 @@
 #              barrier, reading the clock until the end, reaped: what the
 #              machine itself takes to start and end that many (its
 #              release and past are the floor under the rows below);
+#   drain      drain-cost (bench/drain-cost.c, built here against the
+#              build's libraries): the parent's drain of N clients' slots
+#              with nothing else on the CPU, once with 1 chunk a client
+#              changed between two ticks and once with 100 (about what a
+#              -B null client changes a second at 1000): the ms of a
+#              tick's drain alone, and per chunk;
 #   ng-null    dbench-ng -B null (the default workload): the engine alone;
 #   ng-tmpfs   dbench-ng on a private tmpfs with an eight-line loadfile
 #              (a fresh directory; open, write 4 KB, read them, close,
@@ -56,7 +62,7 @@
 # Run: sudo bench/scale.sh   (root: tmpfs; 10000 processes)
 # Environment: SECS [8] NS [100 1000 10000] DBENCH_NG [./dbench-ng]
 #              DBENCH [/usr/bin/dbench] OLD_NG [] OLD_MAX [1000]
-#              CASES [floor ng-null ng-tmpfs db-tmpfs ng-stall]
+#              CASES [floor drain ng-null ng-tmpfs db-tmpfs ng-stall]
 #              STALL_MAX [1000] STALL_MS [2000] STALL_AT [4000]
 #              LIMIT [300]: seconds a run may take before it is killed
 #              RESULTS_DIR [bench/results/scale-DATE]
@@ -66,7 +72,7 @@ top=$PWD
 . bench/lib.sh
 SECS=${SECS:-8}
 NS=${NS:-100 1000 10000}
-CASES=${CASES:-floor ng-null ng-tmpfs db-tmpfs ng-stall}
+CASES=${CASES:-floor drain ng-null ng-tmpfs db-tmpfs ng-stall}
 STALL_MAX=${STALL_MAX:-1000}
 STALL_MS=${STALL_MS:-2000}
 STALL_AT=${STALL_AT:-4000}
@@ -106,6 +112,19 @@ case " $CASES " in *" floor "*)
 		floor=$work/fork-floor
 	else
 		say "floor: not run (cannot build bench/fork-floor.c with ${CC:-cc})"
+	fi
+	;;
+esac
+
+drain=
+case " $CASES " in *" drain "*)
+	if ${CC:-cc} -std=gnu11 -O2 -Isrc/engine -Isrc/results -Isrc/base \
+		-Isrc/workload -o "$work/drain-cost" bench/drain-cost.c \
+		build/libengine.a build/libresults.a build/libworkload.a \
+		build/libbase.a -lm 2>/dev/null; then
+		drain=$work/drain-cost
+	else
+		say "drain: not run (cannot build bench/drain-cost.c against build/: run make, without SAN=1)"
 	fi
 	;;
 esac
@@ -288,11 +307,23 @@ P
 )"
 }
 
+# a drain-cost row: the drain of 1 and of ~100 changed chunks a client
+run_drain() {
+	local n=$1 a b
+	a=$(nice -n "$back" "$drain" "$n" 1 | sed -n 's/.*drain median \([0-9.]*\) ms.*/\1/p')
+	b=$(nice -n "$back" "$drain" "$n" 100 | tee "$RESULTS_DIR/drain-$n.out" |
+		sed -n 's/.*drain median \([0-9.]*\) ms (\([0-9]*\) ns.*/\1 \2/p')
+	b=${b:-? ?}
+	say "$(printf '%-10s %6d  drain a tick: %s ms at 1 chunk a client, %s ms at 100 (%s ns a chunk)' \
+		drain "$n" "${a:-?}" "${b% *}" "${b#* }")"
+}
+
 say "scale.sh: -t $SECS, $(nproc) CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $NS; do
 	for c in $CASES; do
 		case $c in
 		floor) [ -n "$floor" ] && run floor "$n" "$floor" "$n" "$SECS" ;;
+		drain) [ -n "$drain" ] && run_drain "$n" ;;
 		ng-null) run ng-null "$n" "$DBENCH_NG" -B null -t "$SECS" "$n" ;;
 		ng-tmpfs) run ng-tmpfs "$n" "$DBENCH_NG" -c "$work/small.load" \
 			-D "$mnt/d" -t "$SECS" "$n" ;;
