@@ -3,18 +3,22 @@
 # variable "job" (the pgid of the run in flight, for the exit traps).
 
 # stop_pgrp PGID: stop a background job (a process group of its own, set
-# -m), TERM first, KILL after 10 s, and reap it.
+# -m), TERM first, KILL after 10 s, and reap it.  Safe under set -e, as
+# the exit traps that call it run: a kill of a group already gone, or
+# the job's own status, must not end the trap before its cleanup.
 stop_pgrp() {
 	local pg=$1
 	if [ -n "$pg" ] && kill -0 -- "-$pg" 2>/dev/null; then
-		kill -TERM -- "-$pg" 2>/dev/null
+		kill -TERM -- "-$pg" 2>/dev/null || true
 		for _ in $(seq 100); do
 			kill -0 -- "-$pg" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill -KILL -- "-$pg" 2>/dev/null
+		kill -KILL -- "-$pg" 2>/dev/null || true
 	fi
-	[ -n "$pg" ] && wait "$pg" 2>/dev/null
+	if [ -n "$pg" ]; then
+		wait "$pg" 2>/dev/null || true
+	fi
 	return 0
 }
 
