@@ -143,14 +143,28 @@ case " $CASES " in *" ng-stall "*)
 	[ -n "$ffs" ] || say "ng-stall: not run (needs libfuse3-dev and /dev/fuse)"
 	;;
 esac
+# (safe under set -e, for the exit trap: a faultfs already gone must not
+# end it before the tmpfs goes)
 ffs_stop() {
 	[ -n "$ffs_pid" ] || return 0
-	fusermount3 -u -z "$mnt/ffs" 2>/dev/null || umount -l "$mnt/ffs" 2>/dev/null
-	kill "$ffs_pid" 2>/dev/null
-	wait "$ffs_pid" 2>/dev/null
+	fusermount3 -u -z "$mnt/ffs" 2>/dev/null || umount -l "$mnt/ffs" 2>/dev/null || true
+	kill "$ffs_pid" 2>/dev/null || true
+	wait "$ffs_pid" 2>/dev/null || true
 	ffs_pid=
 }
-trap 'stop_job; ffs_stop; bench_tmpfs_cleanup' EXIT
+# on any exit: the run in flight, its killer (left behind, it would
+# kill the run's process group LIMIT s later, whoever has that number
+# by then), faultfs, the tmpfs
+killer=
+scale_cleanup() {
+	stop_job
+	if [ -n "$killer" ]; then
+		kill "$killer" 2>/dev/null || true
+	fi
+	ffs_stop
+	bench_tmpfs_cleanup
+}
+trap scale_cleanup EXIT
 
 now() { date +%s.%N; }
 # main-thread CPU of process @1 in clock ticks (utime + stime); -1: gone
@@ -192,7 +206,7 @@ P
 
 # run LABEL N CMD...: one run; prints its row
 run() {
-	local label=$1 n=$2 out t0 trel=0 w c0=-1 c1=-1 s0=0 s1=0 mem=0 shm=0 texit rc=0 killer ml
+	local label=$1 n=$2 out t0 trel=0 w c0=-1 c1=-1 s0=0 s1=0 mem=0 shm=0 texit rc=0 ml
 	shift 2
 	out=$RESULTS_DIR/$label-$n.out
 	rm -rf "${mnt:?}/d" && mkdir -p "$mnt/d"
@@ -235,6 +249,7 @@ run() {
 	texit=$(now)
 	kill "$killer" 2>/dev/null
 	wait "$killer" 2>/dev/null || true
+	killer=
 	job=
 	if [ "$trel" = 0 ]; then
 		say "$(printf '%-10s %6d  did not release (exit %d): %s' "$label" "$n" "$rc" "$(tail -1 "$out")")"
