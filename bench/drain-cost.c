@@ -8,11 +8,11 @@
  * that they touch many chunks; each value in the same bin at every
  * tick), and the parent's drain of them (ss_drain), timed, TICKS times
  * (the first, which faults the pages in, not counted); the parent and
- * the recorder each on a CPU of its own where there are two.  It prints the
- * median drain, and per chunk drained, the figure that with the chunks a run's
- * clients dirty a second (about 50 to 70 at -B null) gives the part of
- * scale.sh's tick column that is the drain's and not the parent's wait for a
- * CPU.
+ * the recorder each on a CPU of its own where there are two.  It prints
+ * the median drain, and per chunk drained: with the chunks a run's
+ * clients change a second (about 100 each at 1000 -B null clients,
+ * counted in a 9 s run), the part of scale.sh's tick column that is the
+ * drain itself.
  *
  * Usage: drain-cost N [PER [TICKS]]    (built and run by scale.sh)
  */
