@@ -126,6 +126,7 @@ UT_LAYER_env         := results
 UT_LAYER_ticks       := engine
 UT_LAYER_coord       := engine
 UT_LAYER_watchdog    := engine
+UT_LAYER_shm         := engine
 UT_LAYER_offcpu      := engine
 UT_LAYER_pace        := engine
 UT_LAYER_deadline    := engine

@@ -243,6 +243,7 @@ int runner_run(const struct config *cfg, FILE *out, struct program **progs,
 
 	*measured = false;
 	r.shm = shm_alloc(cfg->nclients);
+	r.shm_fd = -1;
 	r.pids = calloc((size_t)cfg->nprocs, sizeof(*r.pids));
 	r.reaped = calloc((size_t)cfg->nprocs, sizeof(*r.reaped));
 	dirty = calloc((size_t)cfg->nclients, sizeof(*dirty));

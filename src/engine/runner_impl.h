@@ -36,6 +36,7 @@ struct runner {
 	const struct backend *b;
 	struct be_run *run;
 	struct shm *shm;
+	int shm_fd; /* its memfd, which the clients map parts of; -1: none */
 	pid_t *pids;
 	bool *reaped;
 	int nalive;

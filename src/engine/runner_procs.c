@@ -86,6 +86,12 @@ static void __attribute__((noreturn)) child_main(struct runner *r, int proc)
 	int n = cfg->cpp, rc = 0;
 	ssize_t got;
 
+	/* first: nothing of the shared memory is mapped here until then */
+	if (r->shm_fd >= 0) {
+		if (shm_attach(r->shm, cfg->nclients, r->shm_fd, proc * n, n))
+			_exit(3);
+		close(r->shm_fd);
+	}
 	child_hdr = &r->shm->hdr;
 	sigaction(SIGTERM, &sa, NULL);
 	if (!stopsig_inherited_ign(SIGHUP)) /* nohup: keep ignoring it */
@@ -367,6 +373,8 @@ int runner_start_children(struct runner *r)
 	}
 	fflush(r->out);
 	fflush(stderr);
+	/* each client's process maps its own part of the slots (shm.c) */
+	r->shm_fd = shm_fork_parts(r->shm, cfg->nclients);
 	for (int p = 0; p < cfg->nprocs; p++) {
 		pid_t pid = fork();
 

@@ -73,6 +73,7 @@ struct shm_hdr {
 	volatile uint64_t end_ns;	 /* end of the measured phase */
 	/* where each generation's histograms begin (shm_gen) */
 	uint64_t gen_off[SS_GENS];
+	int fd; /* the parent's memfd of it (shm_alloc); -1: none */
 } __attribute__((aligned(64)));
 
 struct client_slot {
@@ -180,12 +181,28 @@ static inline const struct hist_head *shm_head(struct shm *s, int i,
 	return ss_head(shm_gen(s, i, g), hi);
 }
 
-/* shm_alloc - one zeroed shared anonymous mapping for @nclients slots and
- * their histogram pool (MAP_NORESERVE: only the pages written become
- * memory); NULL with errno set on failure. */
+/* shm_alloc - one zeroed shared mapping of a memfd for @nclients slots
+ * and their histogram pool (only the pages written become memory), or of
+ * shared anonymous memory where a memfd that large may not be made
+ * (RLIMIT_FSIZE); NULL with errno set on failure. */
 struct shm *shm_alloc(int nclients);
 
-/* shm_free - unmap what shm_alloc returned. */
+/* shm_free - unmap and close what shm_alloc returned. */
 void shm_free(struct shm *s, int nclients);
+
+/*
+ * shm_fork_parts - a process the caller forks from now on inherits none
+ * of @s: it maps its own parts (shm_attach) from the returned memfd, or,
+ * -1, inherits all of it as before (nothing changed).
+ */
+int shm_fork_parts(struct shm *s, int nclients);
+
+/*
+ * shm_attach - in a process forked after shm_fork_parts(): map the header
+ * of @s, the slots [@first, @first + @n) and their histograms of every
+ * generation from @fd, each where the parent has it (the pointers stay
+ * the same).  0, or -1 with errno set.
+ */
+int shm_attach(struct shm *s, int nclients, int fd, int first, int n);
 
 #endif

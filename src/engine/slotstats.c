@@ -91,6 +91,11 @@ struct ss_sink *ss_sink_new(int nclients)
 	if (!k)
 		return NULL;
 	k->nclients = nclients;
+	for (int op = 0; op < OP_NR; op++) {
+		unsigned int hi = SS_HIST(SS_OWN, op);
+
+		k->own_bits[hi / 64] |= 1ULL << (hi % 64);
+	}
 	k->acc = calloc(1, sizeof(*k->acc));
 	k->seen = calloc((size_t)nclients * SS_NHIST, sizeof(*k->seen));
 	k->shadow = mmap(NULL, (size_t)nclients * SS_GEN_POOL,
@@ -238,7 +243,10 @@ static void drain_hist(struct ss_sink *k, int i, struct ss_gen *gn, char *pool,
 	}
 }
 
-void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
+/* The drain, leaving the histograms of @keep's bits (SS_HIST() % 64 of
+ * word SS_HIST() / 64) to a later one: their dirty bits stay set. */
+static void drain(struct ss_sink *k, struct shm *shm, unsigned int gen,
+		  const uint64_t *keep)
 {
 	unsigned int g = gen % SS_GENS;
 
@@ -260,9 +268,14 @@ void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
 			volatile uint64_t *bits = &s->st.dirty[g][d];
 			uint64_t w;
 
-			if (!__atomic_load_n(bits, __ATOMIC_RELAXED))
+			if (!(__atomic_load_n(bits, __ATOMIC_RELAXED) &
+			      ~keep[d]))
 				continue;
-			w = __atomic_exchange_n(bits, 0, __ATOMIC_SEQ_CST);
+			w = keep[d] ? __atomic_fetch_and(bits, keep[d],
+							 __ATOMIC_SEQ_CST)
+				    : __atomic_exchange_n(bits, 0,
+							  __ATOMIC_SEQ_CST);
+			w &= ~keep[d];
 			while (w) {
 				unsigned int hi =
 					d * 64 +
@@ -273,6 +286,18 @@ void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
 			}
 		}
 	}
+}
+
+void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen)
+{
+	static const uint64_t none[SS_DWORDS];
+
+	drain(k, shm, gen, none);
+}
+
+void ss_drain_series(struct ss_sink *k, struct shm *shm, unsigned int gen)
+{
+	drain(k, shm, gen, k->own_bits);
 }
 
 void ss_release_gen(struct shm *shm, int n, unsigned int g)

@@ -224,6 +224,7 @@ struct ss_sink {
 	 * where it has chunks) */
 	char *shadow;
 	uint64_t chunks; /* chunks drained, all time (for the tests) */
+	uint64_t own_bits[SS_DWORDS]; /* the own latencies' histograms */
 };
 
 struct ss_sink *ss_sink_new(int nclients);
@@ -232,6 +233,13 @@ void ss_sink_free(struct ss_sink *k);
 /* ss_drain - what the clients of @shm recorded into generation @gen since
  * the last drain into k->acc (a new generation starts it afresh). */
 void ss_drain(struct ss_sink *k, struct shm *shm, unsigned int gen);
+
+/* ss_drain_series - ss_drain() of what a tick's point of the series
+ * reads: the own latencies (which it leaves out) stay for ss_final, and
+ * their dirty bits stay set, so a client recording them pays no atomic
+ * operation.  Half of a tick's chunks when the clients' off-CPU time is
+ * traced (every op then records both). */
+void ss_drain_series(struct ss_sink *k, struct shm *shm, unsigned int gen);
 
 /* ss_release_gen - give back the memory of generation @g of every one of
  * the @n clients (heads, chunk numbers and chunks): they are in a later

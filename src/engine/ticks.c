@@ -282,7 +282,7 @@ static void add_point(struct ticks *t, uint64_t now, struct coord_fig *f)
 
 	/* the histograms: what changed since the last point (the series
 	 * leaves the own latencies out); the counters: summed afresh */
-	ss_drain(t->sink, t->shm, t->shm->hdr.gen);
+	ss_drain_series(t->sink, t->shm, t->shm->hdr.gen);
 	memcpy(t->cum_now->op, t->sink->acc->op, sizeof(t->cum_now->op));
 	memcpy(t->cum_now->resp, t->sink->acc->resp,
 	       sizeof(t->cum_now->resp));

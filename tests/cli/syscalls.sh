@@ -33,9 +33,19 @@ X
 # trace ARGS...: one pass under strace; the trace in $TMP/trace
 trace() {
 	# LeakSanitizer cannot run under ptrace (a SAN=1 build)
-	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -o "$TMP/trace" -e trace=openat,fdatasync,fsync,pwrite64,ftruncate,getdents64,mkdirat,newfstatat,fstat \
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -qq -o "$TMP/all" -e trace=openat,fdatasync,fsync,pwrite64,ftruncate,getdents64,mkdirat,newfstatat,fstat,memfd_create \
 		"$DBNG" --paths dirfd --run-once --warmup 0 -t 60 -c "$TMP/s.load" -D "$D" "$@" 1 \
 		>"$TMP/out" 2>&1 || fail "run $* failed: $(cat "$TMP/out")"
+	# the parent sizes the shared memory of the slots, a memfd (shm.c):
+	# not the workload's, left out (and the memfd must be there)
+	awk '/ memfd_create\("dbench-ng"/ { m[$1 " " $NF] = 1; next }
+	     { if (match($0, / ftruncate\([0-9]+,/)) {
+		     fd = substr($0, RSTART + 11, RLENGTH - 12)
+		     if (($1 " " fd) in m) { seen = 1; next }
+	       }
+	       print }
+	     END { exit !seen }' "$TMP/all" >"$TMP/trace" ||
+		fail "no memfd of the slots sized: $(grep memfd "$TMP/all")"
 	grep -q "Unexpected results" "$TMP/out" && fail "unexpected results with $*"
 	return 0
 }

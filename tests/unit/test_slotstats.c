@@ -183,6 +183,54 @@ static void test_drain_equals_full_merge(void **state)
 	shm_free(shm, NCL);
 }
 
+/* The series' drain takes the latencies and response times as ss_drain
+ * does, reads no chunk of the own latencies (their dirty bits stay), and
+ * the last drain still makes the whole merge of every histogram */
+static void test_series_drain_leaves_own(void **state)
+{
+	struct shm *shm = shm_alloc(NCL);
+	struct stats *d = calloc(NCL, sizeof(*d)), *m, *out;
+	struct ss_sink *k = ss_sink_new(NCL);
+	uint64_t chunks;
+
+	(void)state;
+	assert_non_null(shm);
+	assert_non_null(d);
+	assert_non_null(k);
+	rng_state = 0xabc;
+	for (int round = 0; round < 10; round++) {
+		record_some(shm, d, 2000);
+		ss_drain_series(k, shm, 0);
+		m = merged(d, NCL);
+		for (unsigned int hi = 0; hi < SS_NHIST; hi++) {
+			if (hi / OP_NR == SS_OWN)
+				assert_int_equal(dense(k->acc, hi)->count, 0);
+			else
+				assert_hist_equal(dense(k->acc, hi),
+						  dense(m, hi));
+		}
+		free(m);
+	}
+	/* an own latency alone: no chunk read, its bit still set */
+	chunks = k->chunks;
+	both(shm, d, 2, SS_HIST(SS_OWN, OP_READX), 777);
+	ss_drain_series(k, shm, 0);
+	assert_int_equal(k->chunks, chunks);
+	assert_true(shm->slot[2].st.dirty[0][SS_HIST(SS_OWN, OP_READX) / 64] &
+		    1ULL << (SS_HIST(SS_OWN, OP_READX) % 64));
+	m = merged(d, NCL);
+	out = malloc(sizeof(*out));
+	assert_non_null(out);
+	ss_final(k, shm, 0, out);
+	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
+		assert_hist_equal(dense(out, hi), dense(m, hi));
+	free(out);
+	free(m);
+	free(d);
+	ss_sink_free(k);
+	shm_free(shm, NCL);
+}
+
 /* A generation of its own: the sink of generation 1 holds what the
  * clients recorded after they moved to it, nothing of before */
 static void test_generations(void **state)
@@ -332,6 +380,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_final_equals_dense),
 		cmocka_unit_test(test_drain_equals_full_merge),
+		cmocka_unit_test(test_series_drain_leaves_own),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_drain_while_recording),
 		cmocka_unit_test(test_untouched_cost_nothing),
