@@ -40,6 +40,9 @@
 #   tick       the CPU time of the parent's main thread (its ticks) in
 #              the execute phase, from its first progress line to the
 #              first cleanup line, in ms per second;
+#   lines      the progress lines of the execute phase the parent
+#              printed, over SECS (its ticks on time: SECS - 1 or SECS;
+#              a parent that waits behind the clients prints fewer);
 #   past       seconds from the end of the run (release + warmup + -t)
 #              to the exit of the command (every client gone).
 #   maxlat     the run's longest op, in seconds (its Throughput line's
@@ -261,9 +264,12 @@ run() {
 	# the longest op of the run (the Throughput line's, as dbench's):
 	# ops still in flight at the end hold their clients past it
 	ml=$(sed -n 's/^Throughput .*max_latency=\([0-9.]*\) ms.*/\1/p' "$out" | tail -1)
+	# the progress lines of the execute phase the parent printed (one
+	# a second when its ticks come on time: SECS - 1 or SECS)
+	pl=$(grep -c ' execute ' "$out" || true)
 	say "$(awk -v l="$label" -v n="$n" -v m="$mem" -v sh="$shm" -v t0="$t0" -v tr="$trel" \
 		-v c0="$c0" -v c1="$c1" -v s0="$s0" -v s1="$s1" -v hz="$(getconf CLK_TCK)" \
-		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" -v ml="${ml:--1}" 'BEGIN {
+		-v te="$texit" -v w="$w" -v t="$SECS" -v rc="$rc" -v ml="${ml:--1}" -v pl="$pl" 'BEGIN {
 		# an execute line first seen after the end (a starved parent):
 		# its memory is that of clients on their way out, and a tick
 		# over less than 2 s is below the resolution of the CPU times
@@ -278,8 +284,8 @@ run() {
 		# nor one seen after the end (above)
 		mm = m > 0 ? sprintf("%8.1f MB %7.1f KB/client (shared %6.1f)", m, m * 1024 / n, sh * 1024 / n) \
 			   : sprintf("%8s MB %7s KB/client (shared %6s)", "n/a", "n/a", "n/a")
-		printf "%-10s %6d  mem %s  release %6.2f s  tick %s ms/s  past %6.2f s  maxlat %s s%s\n",
-			l, n, mm, tr - t0, tk, te - end,
+		printf "%-10s %6d  mem %s  release %6.2f s  tick %s ms/s  lines %3d/%d  past %6.2f s  maxlat %s s%s\n",
+			l, n, mm, tr - t0, tk, pl, t, te - end,
 			mx, rc ? "  (exit " rc ")" : ""
 	}')"
 }
