@@ -183,13 +183,26 @@ static void test_drain_equals_full_merge(void **state)
 	shm_free(shm, NCL);
 }
 
+/* The last drain of generation @gen: every histogram that of @m */
+static void final_is(struct ss_sink *k, struct shm *shm, unsigned int gen,
+		     struct stats *m)
+{
+	struct stats *out = malloc(sizeof(*out));
+
+	assert_non_null(out);
+	ss_final(k, shm, gen, out);
+	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
+		assert_hist_equal(dense(out, hi), dense(m, hi));
+	free(out);
+}
+
 /* The series' drain takes the latencies and response times as ss_drain
  * does, reads no chunk of the own latencies (their dirty bits stay), and
  * the last drain still makes the whole merge of every histogram */
 static void test_series_drain_leaves_own(void **state)
 {
 	struct shm *shm = shm_alloc(NCL);
-	struct stats *d = calloc(NCL, sizeof(*d)), *m, *out;
+	struct stats *d = calloc(NCL, sizeof(*d)), *m;
 	struct ss_sink *k = ss_sink_new(NCL);
 	uint64_t chunks;
 
@@ -219,12 +232,7 @@ static void test_series_drain_leaves_own(void **state)
 	assert_true(shm->slot[2].st.dirty[0][SS_HIST(SS_OWN, OP_READX) / 64] &
 		    1ULL << (SS_HIST(SS_OWN, OP_READX) % 64));
 	m = merged(d, NCL);
-	out = malloc(sizeof(*out));
-	assert_non_null(out);
-	ss_final(k, shm, 0, out);
-	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
-		assert_hist_equal(dense(out, hi), dense(m, hi));
-	free(out);
+	final_is(k, shm, 0, m);
 	free(m);
 	free(d);
 	ss_sink_free(k);
@@ -236,7 +244,7 @@ static void test_series_drain_leaves_own(void **state)
 static void test_generations(void **state)
 {
 	struct shm *shm = shm_alloc(NCL);
-	struct stats *d = calloc(NCL, sizeof(*d)), *m, *out;
+	struct stats *d = calloc(NCL, sizeof(*d)), *m;
 	struct ss_sink *k = ss_sink_new(NCL);
 
 	(void)state;
@@ -256,12 +264,7 @@ static void test_generations(void **state)
 	m = merged(d, NCL);
 	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
 		assert_hist_equal(dense(k->acc, hi), dense(m, hi));
-	out = malloc(sizeof(*out));
-	assert_non_null(out);
-	ss_final(k, shm, 1, out);
-	for (unsigned int hi = 0; hi < SS_NHIST; hi++)
-		assert_hist_equal(dense(out, hi), dense(m, hi));
-	free(out);
+	final_is(k, shm, 1, m);
 	free(m);
 	free(d);
 	ss_sink_free(k);
